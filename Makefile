@@ -1,0 +1,26 @@
+# Two commands set everything up on a fresh machine:
+#   make demo   installs Chromium if missing, then snapshots the embedded demo page
+#   make test   installs Chromium if missing, then vets and runs every test
+GO ?= go
+
+.PHONY: demo test chromium build bench record
+
+demo: chromium
+	$(GO) run ./cmd/axfuse snapshot
+
+test: chromium
+	$(GO) vet ./...
+	$(GO) test ./...
+
+chromium:
+	@./scripts/ensure-chromium.sh
+
+build:
+	$(GO) build -o bin/axfuse ./cmd/axfuse
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./fuse
+
+# Re-record the captures under testdata/captures from testdata/pages.
+record: chromium build
+	./scripts/record-captures.sh

@@ -1,0 +1,160 @@
+// Command axfuse turns a live Chrome page into the observation a
+// browser-automation agent reads: the accessibility tree fused with the DOM
+// snapshot and event listeners, pruned, with refs on interactive elements.
+//
+//	axfuse snapshot [URL]            fused YAML of a page (the demo page by default)
+//	axfuse capture URL -o FILE       record a capture for replay
+//	axfuse snapshot --from FILE      run the pure pipeline on a recorded capture
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const usage = `axfuse turns a live Chrome page into the observation an agent reads.
+
+Usage:
+  axfuse snapshot [flags] [URL]     print the fused observation of URL; with no
+                                    URL and no --cdp, of the embedded demo page;
+                                    with --cdp and no URL, of the browser's
+                                    current tab, without navigating it
+  axfuse capture [flags] URL -o FILE
+                                    record one capture (plain JSON) for replay
+  axfuse snapshot --from FILE       fuse a recorded capture, no browser needed
+
+Flags (snapshot, capture):
+  --cdp ENDPOINT     attach to a running browser (http://host:port or ws://...)
+  --browser PATH     Chromium executable (default: chromium, chromium-browser,
+                     google-chrome on PATH)
+  --viewport WxH     viewport of a launched browser (default 1280x720)
+  --wait DURATION    settle time after the load event (default 300ms)
+  --timeout DURATION deadline of each CDP call (default 20s)
+  --format yaml|json output format (default yaml)
+  --mode fused|ax    fused view (default) or the AX-only view
+  --from FILE        read a recorded capture instead of a browser
+  -o FILE            (capture) where to write the capture
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		var u usageError
+		if errors.As(err, &u) {
+			fmt.Fprintf(os.Stderr, "axfuse: %v\n\n%s", err, usage)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "axfuse: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ error }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{errors.New("missing command")}
+	}
+	switch args[0] {
+	case "snapshot":
+		cfg, err := parseFlags("snapshot", args[1:])
+		if err != nil {
+			return err
+		}
+		return snapshot(ctx, cfg, stdout)
+	case "capture":
+		cfg, err := parseFlags("capture", args[1:])
+		if err != nil {
+			return err
+		}
+		return capture(ctx, cfg)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Errorf("unknown command %q", args[0])}
+}
+
+// config is the parsed command line.
+type config struct {
+	cmd                string
+	url                string
+	cdp, browser, from string
+	out                string
+	format, mode       string
+	width, height      int
+	wait, timeout      time.Duration
+}
+
+func parseFlags(cmd string, args []string) (*config, error) {
+	cfg := &config{cmd: cmd}
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.cdp, "cdp", "", "")
+	fs.StringVar(&cfg.browser, "browser", "", "")
+	fs.StringVar(&cfg.from, "from", "", "")
+	fs.StringVar(&cfg.out, "o", "", "")
+	fs.StringVar(&cfg.format, "format", "yaml", "")
+	fs.StringVar(&cfg.mode, "mode", "fused", "")
+	viewport := fs.String("viewport", "1280x720", "")
+	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
+	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
+	// Flags may come before or after the URL.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) > 1 {
+		return nil, usageError{fmt.Errorf("too many arguments: %q", positional)}
+	}
+	if len(positional) == 1 {
+		cfg.url = positional[0]
+	}
+	var err error
+	if cfg.width, cfg.height, err = parseViewport(*viewport); err != nil {
+		return nil, usageError{err}
+	}
+	if cfg.format != "yaml" && cfg.format != "json" {
+		return nil, usageError{fmt.Errorf("--format %q: want yaml or json", cfg.format)}
+	}
+	if cfg.mode != "fused" && cfg.mode != "ax" {
+		return nil, usageError{fmt.Errorf("--mode %q: want fused or ax", cfg.mode)}
+	}
+	if cfg.wait < 0 || cfg.timeout <= 0 {
+		return nil, usageError{errors.New("--wait must be >= 0 and --timeout > 0")}
+	}
+	if cmd == "capture" && (cfg.url == "" && cfg.cdp == "" || cfg.out == "") {
+		return nil, usageError{errors.New("capture needs a URL (or --cdp) and -o FILE")}
+	}
+	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
+		return nil, usageError{errors.New("--from replays a capture; it takes no URL or --cdp")}
+	}
+	return cfg, nil
+}
+
+func parseViewport(s string) (int, int, error) {
+	w, h, ok := strings.Cut(s, "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi < 100 || hi < 100 || wi > 10000 || hi > 10000 {
+		return 0, 0, fmt.Errorf("--viewport %q: want WxH, e.g. 1280x720", s)
+	}
+	return wi, hi, nil
+}

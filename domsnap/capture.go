@@ -1,0 +1,321 @@
+// Package domsnap defines the Capture: the plain data that one capture of a
+// live page yields (DOM snapshot, accessibility trees per frame, listeners,
+// viewport), with a JSON form that can be recorded and replayed.
+//
+// This package does not talk to the browser; the subpackage domsnap/chrome
+// does. Every pure stage (layout, paintorder, index, fuse) reads a Capture and
+// never imports chromedp, so it can be tested on recorded captures alone.
+//
+// Everything in a Capture comes from the page and is untrusted: Validate
+// checks the structure (indexes in range, parents before children) so later
+// stages can index without bounds surprises.
+package domsnap
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+)
+
+// FormatVersion is the version of the JSON form written by Save.
+const FormatVersion = 1
+
+// DOM node types, as in the DOM standard.
+const (
+	ElementNode  = 1
+	TextNode     = 3
+	DocumentNode = 9
+	FragmentNode = 11
+)
+
+// Capture is one atomic capture of a page: every part of it comes from the
+// same document.
+type Capture struct {
+	Version  int      `json:"version"`
+	URL      string   `json:"url"`
+	Title    string   `json:"title"`
+	Mode     string   `json:"mode"` // how it was captured: "full"
+	Viewport Viewport `json:"viewport"`
+	// Documents holds one entry per document of the page; Documents[0] is the
+	// top-level document. Iframe documents follow, linked from their owner
+	// node's ContentDocument.
+	Documents []Document `json:"documents"`
+	// Frames holds the accessibility tree of each frame.
+	Frames []Frame `json:"frames"`
+	// Timings are the milliseconds each capture step took.
+	Timings []Timing `json:"timings,omitempty"`
+}
+
+// Viewport is the top-level layout viewport in CSS pixels.
+type Viewport struct {
+	Width            float64 `json:"width"`
+	Height           float64 `json:"height"`
+	ScrollX          float64 `json:"scrollX"`
+	ScrollY          float64 `json:"scrollY"`
+	DevicePixelRatio float64 `json:"devicePixelRatio"`
+}
+
+// Timing is the duration of one capture step.
+type Timing struct {
+	Step string  `json:"step"`
+	MS   float64 `json:"ms"`
+}
+
+// Document is one document's DOM snapshot, flattened in tree order (shadow
+// roots and pseudo elements included, as DOMSnapshot gives them).
+type Document struct {
+	FrameID       string  `json:"frameId"`
+	URL           string  `json:"url"`
+	Title         string  `json:"title,omitempty"`
+	ScrollX       float64 `json:"scrollX,omitempty"`
+	ScrollY       float64 `json:"scrollY,omitempty"`
+	ContentWidth  float64 `json:"contentWidth,omitempty"`
+	ContentHeight float64 `json:"contentHeight,omitempty"`
+	// Styles is the table of distinct computed-style tuples that the layout
+	// entries point into.
+	Styles []Style `json:"styles"`
+	Nodes  []Node  `json:"nodes"`
+}
+
+// Node is one DOM node.
+type Node struct {
+	Backend int64 `json:"backendNodeId"`
+	// Parent is the index of the parent node in the same document, or -1.
+	// Parents always come before their children.
+	Parent     int32    `json:"parent"`
+	Type       int      `json:"type"`
+	Name       string   `json:"name"`            // nodeName: "DIV", "#text", ...
+	Value      string   `json:"value,omitempty"` // nodeValue, for text nodes
+	Attrs      []string `json:"attrs,omitempty"` // name, value, name, value, ...
+	InputValue string   `json:"inputValue,omitempty"`
+	Checked    bool     `json:"checked,omitempty"`
+	Selected   bool     `json:"selected,omitempty"`
+	// ContentDocument is the index in Capture.Documents of an iframe's
+	// document; 0 means none (document 0 is the top-level one, which no
+	// node contains).
+	ContentDocument int    `json:"contentDocument,omitempty"`
+	ShadowRootType  string `json:"shadowRootType,omitempty"`
+	PseudoType      string `json:"pseudoType,omitempty"`
+	// Clickable is DOMSnapshot's isClickable: a click listener, a link, a
+	// form control.
+	Clickable bool `json:"clickable,omitempty"`
+	// Listeners are the click-like event types with a listener on this node.
+	Listeners []string `json:"listeners,omitempty"`
+	Layout    *Layout  `json:"layout,omitempty"`
+}
+
+// Layout is a node's layout object.
+type Layout struct {
+	// Bounds is the border box in the document's own coordinates (CSS px,
+	// document scroll ignored).
+	Bounds Rect `json:"bounds"`
+	// Client is clientLeft, clientTop, clientWidth, clientHeight.
+	Client *Rect `json:"client,omitempty"`
+	// Scroll is scrollLeft, scrollTop, scrollWidth, scrollHeight.
+	Scroll          *Rect  `json:"scroll,omitempty"`
+	Style           int    `json:"style"` // index into Document.Styles, -1 if none
+	PaintOrder      int64  `json:"paintOrder,omitempty"`
+	StackingContext bool   `json:"stackingContext,omitempty"`
+	Text            string `json:"text,omitempty"` // layout text of a text node
+}
+
+// Rect is x, y, width, height; its JSON form is a 4-number array.
+type Rect struct{ X, Y, W, H float64 }
+
+// MarshalJSON writes the rect as [x, y, w, h].
+func (r Rect) MarshalJSON() ([]byte, error) {
+	return json.Marshal([4]float64{finite(r.X), finite(r.Y), finite(r.W), finite(r.H)})
+}
+
+// UnmarshalJSON reads [x, y, w, h].
+func (r *Rect) UnmarshalJSON(b []byte) error {
+	var a [4]float64
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	*r = Rect{a[0], a[1], a[2], a[3]}
+	return nil
+}
+
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// StyleProperties are the computed styles a capture records, in the order of
+// the Style fields.
+var StyleProperties = []string{
+	"display", "visibility", "opacity", "cursor", "pointer-events",
+	"overflow-x", "overflow-y", "position", "background-color", "z-index",
+}
+
+// Style is one computed-style tuple.
+type Style struct {
+	Display         string `json:"display,omitempty"`
+	Visibility      string `json:"visibility,omitempty"`
+	Opacity         string `json:"opacity,omitempty"`
+	Cursor          string `json:"cursor,omitempty"`
+	PointerEvents   string `json:"pointerEvents,omitempty"`
+	OverflowX       string `json:"overflowX,omitempty"`
+	OverflowY       string `json:"overflowY,omitempty"`
+	Position        string `json:"position,omitempty"`
+	BackgroundColor string `json:"backgroundColor,omitempty"`
+	ZIndex          string `json:"zIndex,omitempty"`
+}
+
+// StyleFromValues builds a Style from values in StyleProperties order;
+// missing values stay empty.
+func StyleFromValues(v []string) Style {
+	get := func(i int) string {
+		if i < len(v) {
+			return v[i]
+		}
+		return ""
+	}
+	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9)}
+}
+
+// Frame is one frame and its accessibility tree.
+type Frame struct {
+	FrameID       string `json:"frameId"`
+	ParentFrameID string `json:"parentFrameId,omitempty"`
+	URL           string `json:"url"`
+	LoaderID      string `json:"loaderId,omitempty"`
+	// Error says why the frame's AX tree is missing (cross-process frame,
+	// timeout); empty when AXNodes is the full tree.
+	Error   string   `json:"error,omitempty"`
+	AXNodes []AXNode `json:"axNodes"`
+}
+
+// AXNode is one node of Accessibility.getFullAXTree.
+type AXNode struct {
+	ID             string   `json:"id"`
+	Parent         string   `json:"parent,omitempty"`
+	Children       []string `json:"children,omitempty"`
+	Backend        int64    `json:"backendNodeId,omitempty"`
+	Ignored        bool     `json:"ignored,omitempty"`
+	IgnoredReasons []string `json:"ignoredReasons,omitempty"`
+	Role           string   `json:"role,omitempty"`
+	Name           string   `json:"name,omitempty"`
+	// NameFrom is the source Chrome took the name from: "contents",
+	// "attribute", "relatedElement", "placeholder", "title", ...
+	NameFrom    string `json:"nameFrom,omitempty"`
+	Description string `json:"description,omitempty"`
+	Value       string `json:"value,omitempty"`
+	Props       []Prop `json:"props,omitempty"`
+}
+
+// Prop is one AX property (states such as checked, disabled, level).
+type Prop struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Prop returns the value of the named property and whether it is present.
+func (n *AXNode) Prop(name string) (string, bool) {
+	for _, p := range n.Props {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// Attr returns the value of the named attribute and whether it is present.
+func (n *Node) Attr(name string) (string, bool) {
+	for i := 0; i+1 < len(n.Attrs); i += 2 {
+		if n.Attrs[i] == name {
+			return n.Attrs[i+1], true
+		}
+	}
+	return "", false
+}
+
+// Decode reads a capture in its JSON form and validates it.
+func Decode(r io.Reader) (*Capture, error) {
+	var c Capture
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("decoding capture: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Load reads and validates a capture file.
+func Load(path string) (*Capture, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	c, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Encode writes the capture's JSON form.
+func (c *Capture) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(c)
+}
+
+// Save writes the capture to a file.
+func (c *Capture) Save(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := c.Encode(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Validate checks what later stages index by: parents precede children and
+// lie in range, style and document indexes are in range, sizes are finite.
+func (c *Capture) Validate() error {
+	if c.Version != FormatVersion {
+		return fmt.Errorf("capture format version %d, want %d", c.Version, FormatVersion)
+	}
+	if len(c.Documents) == 0 {
+		return fmt.Errorf("capture has no documents")
+	}
+	for d := range c.Documents {
+		if err := c.validateDocument(d); err != nil {
+			return fmt.Errorf("document %d: %w", d, err)
+		}
+	}
+	// AX trees are not checked: Chrome itself repeats node ids at times,
+	// and fuse tolerates duplicates, cycles and dangling ids.
+	return nil
+}
+
+func (c *Capture) validateDocument(d int) error {
+	doc := &c.Documents[d]
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if n.Parent < -1 || int(n.Parent) >= i {
+			return fmt.Errorf("node %d: parent %d out of order", i, n.Parent)
+		}
+		if n.ContentDocument < 0 || n.ContentDocument >= len(c.Documents) || (n.ContentDocument != 0 && n.ContentDocument <= d) {
+			return fmt.Errorf("node %d: content document %d out of range", i, n.ContentDocument)
+		}
+		if l := n.Layout; l != nil {
+			if l.Style < -1 || l.Style >= len(doc.Styles) {
+				return fmt.Errorf("node %d: style %d out of range", i, l.Style)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+// Package chrome is the browser side of domsnap: it launches headless
+// Chromium or attaches to a running browser over CDP (chromedp), navigates,
+// and captures a page into a plain domsnap.Capture.
+//
+// It is one of the few packages that talk to the browser; everything after
+// the capture is pure Go on recorded data.
+package chrome
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// ErrNoBrowser is returned when no Chromium executable can be found.
+var ErrNoBrowser = errors.New("no Chromium found: install Debian's chromium package (apt-get install chromium), pass --browser PATH, or attach to a running browser with --cdp URL")
+
+// candidates are the executable names tried, in order.
+var candidates = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"}
+
+// FindBrowser returns the browser executable: override when given (it must
+// exist), else the first candidate on PATH.
+func FindBrowser(override string) (string, error) {
+	if override != "" {
+		p, err := exec.LookPath(override)
+		if err != nil {
+			return "", fmt.Errorf("browser %q: %w", override, err)
+		}
+		return p, nil
+	}
+	for _, name := range candidates {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoBrowser
+}
+
+// Options configure how a browser is reached.
+type Options struct {
+	// Endpoint attaches to a running browser (http://host:port or ws://...)
+	// instead of launching one.
+	Endpoint string
+	// BrowserPath overrides the executable search.
+	BrowserPath string
+	// Width and Height set the viewport of a launched browser (CSS px).
+	Width, Height int
+	// Scale is the device pixel ratio of a launched browser (default 1).
+	Scale float64
+	// CallTimeout bounds every single CDP call (default 20s).
+	CallTimeout time.Duration
+}
+
+func (o Options) callTimeout() time.Duration {
+	if o.CallTimeout > 0 {
+		return o.CallTimeout
+	}
+	return 20 * time.Second
+}
+
+// Browser is a launched or attached browser.
+type Browser struct {
+	ctx      context.Context // browser-level chromedp context
+	cancel   context.CancelFunc
+	opts     Options
+	attached bool
+}
+
+// Open launches or attaches to a browser. Close releases it: a launched
+// browser is stopped, an attached one is left running.
+func Open(ctx context.Context, opts Options) (*Browser, error) {
+	if opts.Width <= 0 {
+		opts.Width = 1280
+	}
+	if opts.Height <= 0 {
+		opts.Height = 720
+	}
+	if opts.Scale <= 0 {
+		opts.Scale = 1
+	}
+	var allocCtx context.Context
+	var cancelAlloc context.CancelFunc
+	if opts.Endpoint != "" {
+		if err := checkEndpoint(opts.Endpoint); err != nil {
+			return nil, err
+		}
+		allocCtx, cancelAlloc = remote.NewAllocator(ctx, opts.Endpoint, remote.WithDialTimeout(opts.callTimeout()))
+	} else {
+		path, err := FindBrowser(opts.BrowserPath)
+		if err != nil {
+			return nil, err
+		}
+		allocCtx, cancelAlloc = chromedp.NewExecAllocator(ctx, launchFlags(path, opts)...)
+	}
+	bctx, cancelB := chromedp.NewContext(allocCtx)
+	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != ""}
+	b.cancel = func() { cancelB(); cancelAlloc() }
+	// Targets starts (or dials) the browser without opening a tab. The
+	// browser's lifetime follows the context of this first call, so it gets
+	// the browser context itself, bounded from outside.
+	err := bounded(opts.callTimeout(), func() error { _, err := chromedp.Targets(bctx); return err })
+	if err != nil {
+		b.cancel()
+		if opts.Endpoint != "" {
+			return nil, fmt.Errorf("attaching to %s: %w", opts.Endpoint, err)
+		}
+		return nil, fmt.Errorf("starting the browser: %w", err)
+	}
+	return b, nil
+}
+
+func checkEndpoint(ep string) error {
+	u, err := url.Parse(ep)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "ws" && u.Scheme != "https" && u.Scheme != "wss") {
+		return fmt.Errorf("--cdp %q: want http://host:port or ws://host:port/devtools/browser/...", ep)
+	}
+	return nil
+}
+
+func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
+	flags := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.WindowSize(opts.Width, opts.Height),
+	)
+	if os.Geteuid() == 0 {
+		flags = append(flags, chromedp.NoSandbox)
+	}
+	return flags
+}
+
+// Close releases the browser.
+func (b *Browser) Close() { b.cancel() }
+
+// Attached reports whether the browser was attached to, not launched.
+func (b *Browser) Attached() bool { return b.attached }
+
+// Tab is one page target.
+type Tab struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	browser *Browser
+}
+
+// NewTab opens a fresh tab (a launched browser's first tab is reused).
+func (b *Browser) NewTab() (*Tab, error) {
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	t := &Tab{ctx: ctx, cancel: cancel, browser: b}
+	if err := t.init(!b.attached); err != nil {
+		cancel()
+		return nil, err
+	}
+	return t, nil
+}
+
+// CurrentTab attaches to the browser's current page tab without navigating
+// it; closing the Tab detaches and leaves the page open.
+func (b *Browser) CurrentTab() (*Tab, error) {
+	infos, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing tabs: %w", err)
+	}
+	id, ok := pickPage(infos)
+	if !ok {
+		return nil, errors.New("the browser has no page tab to snapshot: give a URL")
+	}
+	ctx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	t := &Tab{ctx: ctx, cancel: cancelTab, browser: b}
+	if err := t.init(false); err != nil {
+		cancelTab()
+		return nil, err
+	}
+	return t, nil
+}
+
+// pickPage prefers an attached (in-use) page, then any page; DevTools and
+// extension pages are never chosen.
+func pickPage(infos []*target.Info) (target.ID, bool) {
+	var first target.ID
+	for _, in := range infos {
+		if in.Type != "page" || strings.HasPrefix(in.URL, "devtools://") || strings.HasPrefix(in.URL, "chrome-extension://") {
+			continue
+		}
+		if in.Attached {
+			return in.TargetID, true
+		}
+		if first == "" {
+			first = in.TargetID
+		}
+	}
+	return first, first != ""
+}
+
+// bounded runs f, which must use a context that outlives the call (the
+// first command on a chromedp context binds the browser or tab to it), and
+// gives up after d. The caller cancels that context on error, which ends f.
+func bounded(d time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("no answer within %s", d)
+	}
+}
+
+// init runs the first command on the tab (which attaches chromedp to it) and,
+// for a launched browser, pins the viewport.
+func (t *Tab) init(setViewport bool) error {
+	ctx := t.ctx
+	err := bounded(t.browser.opts.callTimeout(), func() error {
+		if !setViewport {
+			// An attached tab keeps whatever viewport its owner gave it.
+			_, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+			return err
+		}
+		o := t.browser.opts
+		_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: int64(o.Width), Height: int64(o.Height), DeviceScaleFactor: o.Scale,
+		})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("attaching to the tab: %w", err)
+	}
+	return nil
+}
+
+// Close closes a tab this process opened, or detaches from an attached one.
+func (t *Tab) Close() { t.cancel() }
+
+// call runs f with the per-call deadline and names the step in errors.
+func (t *Tab) call(step string, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(t.ctx, t.browser.opts.callTimeout())
+	defer cancel()
+	err := f(ctx)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s: no answer within %s", step, t.browser.opts.callTimeout())
+	}
+	return fmt.Errorf("%s: %w", step, err)
+}
+
+// Navigate loads url, waits for the load event, then lets the page settle
+// for wait.
+func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
+	err := t.call("navigate to "+rawURL, func(ctx context.Context) error {
+		return chromedp.Do(ctx, chromedp.Navigate(rawURL))
+	})
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-t.ctx.Done():
+			return t.ctx.Err()
+		}
+	}
+	return nil
+}

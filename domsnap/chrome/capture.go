@@ -1,0 +1,195 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/domsnapshot"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/axfuse/axfuse/domsnap"
+)
+
+// errDocumentChanged marks a capture whose top-level document was replaced
+// while it ran.
+var errDocumentChanged = errors.New("the page navigated during the capture")
+
+// Capture captures the tab's current document atomically: when the document
+// changes identity (navigation) mid-capture it retries once, then fails;
+// parts of two documents are never fused.
+func (t *Tab) Capture() (*domsnap.Capture, error) {
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		var c *domsnap.Capture
+		c, err = t.captureOnce()
+		if err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, errDocumentChanged) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("capture failed twice: %w; wait for the page to settle and try again", err)
+}
+
+// frameInfo is one frame of Page.getFrameTree.
+type frameInfo struct {
+	id, parent, url, loader string
+}
+
+func (t *Tab) frames() ([]frameInfo, error) {
+	var out []frameInfo
+	err := t.call("Page.getFrameTree", func(ctx context.Context) error {
+		res, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		var walk func(ft *page.FrameTree)
+		walk = func(ft *page.FrameTree) {
+			if ft == nil || ft.Frame == nil {
+				return
+			}
+			f := ft.Frame
+			out = append(out, frameInfo{string(f.ID), string(f.ParentID), f.URL + f.URLFragment, string(f.LoaderID)})
+			for _, ch := range ft.ChildFrames {
+				walk(ch)
+			}
+		}
+		walk(res.FrameTree)
+		return nil
+	})
+	if err == nil && len(out) == 0 {
+		err = errors.New("Page.getFrameTree: no frames")
+	}
+	return out, err
+}
+
+// parts collects the concurrent capture steps' results.
+type parts struct {
+	mu        sync.Mutex
+	timings   []domsnap.Timing
+	snapshot  *domsnapshot.CaptureSnapshotResult
+	metrics   *page.GetLayoutMetricsResult
+	dpr       float64
+	listeners map[int64][]string
+	axTrees   []*accessibility.GetFullAXTreeResult
+	axErrs    []error
+}
+
+func (p *parts) time(step string, start time.Time) {
+	p.mu.Lock()
+	p.timings = append(p.timings, domsnap.Timing{Step: step, MS: msSince(start)})
+	p.mu.Unlock()
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+func (t *Tab) captureOnce() (*domsnap.Capture, error) {
+	start := time.Now()
+	before, err := t.frames()
+	if err != nil {
+		return nil, err
+	}
+	p := &parts{axTrees: make([]*accessibility.GetFullAXTreeResult, len(before)), axErrs: make([]error, len(before))}
+	p.time("Page.getFrameTree", start)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	run := func(f func() error) {
+		wg.Go(func() {
+			if err := f(); err != nil {
+				errs <- err
+			}
+		})
+	}
+	run(func() error { return t.captureSnapshot(p) })
+	run(func() error { return t.layoutMetrics(p) })
+	run(func() error { t.discoverListeners(p); return nil })
+	for i, f := range before {
+		wg.Go(func() { t.axTree(p, i, f) })
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+
+	after, err := t.frames()
+	if err != nil {
+		return nil, err
+	}
+	if after[0].loader != before[0].loader || after[0].id != before[0].id {
+		return nil, errDocumentChanged
+	}
+	c, err := assemble(before, p)
+	if err != nil {
+		return nil, err
+	}
+	c.Timings = append(p.timings, domsnap.Timing{Step: "capture", MS: msSince(start)})
+	return c, nil
+}
+
+func (t *Tab) captureSnapshot(p *parts) error {
+	start := time.Now()
+	return t.call("DOMSnapshot.captureSnapshot", func(ctx context.Context) error {
+		res, err := chromedp.Call(ctx, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
+			ComputedStyles:    domsnap.StyleProperties,
+			IncludePaintOrder: new(true),
+			IncludeDOMRects:   new(true),
+		})
+		if err != nil {
+			return err
+		}
+		p.snapshot = &res
+		p.time("DOMSnapshot.captureSnapshot", start)
+		return nil
+	})
+}
+
+func (t *Tab) layoutMetrics(p *parts) error {
+	start := time.Now()
+	err := t.call("Page.getLayoutMetrics", func(ctx context.Context) error {
+		res, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		p.metrics = &res
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// devicePixelRatio comes from the page, which may lie; it only scales
+	// screenshots, never geometry, which stays in CSS px.
+	_ = t.call("read devicePixelRatio", func(ctx context.Context) error {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`))
+		if err == nil && v > 0 && v <= 16 {
+			p.dpr = v
+		}
+		return err
+	})
+	p.time("Page.getLayoutMetrics", start)
+	return nil
+}
+
+func (t *Tab) axTree(p *parts, i int, f frameInfo) {
+	start := time.Now()
+	err := t.call("Accessibility.getFullAXTree", func(ctx context.Context) error {
+		res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: cdp.FrameID(f.id)})
+		if err != nil {
+			return err
+		}
+		p.axTrees[i] = &res
+		return nil
+	})
+	p.axErrs[i] = err
+	if i == 0 {
+		p.time("Accessibility.getFullAXTree", start)
+	}
+}

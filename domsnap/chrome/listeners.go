@@ -1,0 +1,107 @@
+package chrome
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// listenerScan finds every element (open shadow roots and same-origin
+// iframes included) with a click-like listener in one Runtime.evaluate. The
+// Command Line API's getEventListeners sees addEventListener and on*
+// handlers alike. The result is deep-serialized, which gives each element's
+// backendNodeId, so the cost is one round trip whatever the page's size, and
+// there is no cap on the number of elements.
+const listenerScan = `(() => {
+  const types = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
+  const out = [];
+  const check = (el) => {
+    let l;
+    try { l = getEventListeners(el); } catch (e) { return; }
+    const found = types.filter((t) => l[t] && l[t].length);
+    if (found.length) out.push([el, found.join(',')]);
+  };
+  const visit = (root) => {
+    check(root);
+    for (const el of root.querySelectorAll('*')) {
+      check(el);
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (el.contentDocument) { try { visit(el.contentDocument); } catch (e) {} }
+    }
+  };
+  visit(document);
+  return out;
+})()`
+
+// discoverListeners fills p.listeners. A page can break the scan (it runs in
+// the page's own world, where getEventListeners sees its listeners); then
+// the snapshot's isClickable flags still stand, and the failure is recorded
+// as a timing note rather than failing the capture.
+func (t *Tab) discoverListeners(p *parts) {
+	start := time.Now()
+	err := t.call("listener discovery", func(ctx context.Context) error {
+		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
+			Expression:            listenerScan,
+			IncludeCommandLineAPI: new(true),
+			Silent:                new(true),
+			SerializationOptions: &runtime.SerializationOptions{
+				Serialization:        "deep",
+				MaxDepth:             new(int64(2)),
+				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return fmt.Errorf("script threw: %s", res.ExceptionDetails.Text)
+		}
+		if res.Result == nil || res.Result.DeepSerializedValue == nil {
+			return fmt.Errorf("no result")
+		}
+		p.listeners, err = decodeListeners(res.Result.DeepSerializedValue.Value)
+		return err
+	})
+	step := "listener discovery"
+	if err != nil {
+		step += " (failed: " + err.Error() + ")"
+	}
+	p.time(step, start)
+}
+
+// serialized is the shape of one deep-serialized value.
+type serialized struct {
+	Type  string          `json:"type"`
+	Value json.RawMessage `json:"value"`
+}
+
+func decodeListeners(raw []byte) (map[int64][]string, error) {
+	var pairs []serialized
+	if err := json.Unmarshal(raw, &pairs); err != nil {
+		return nil, fmt.Errorf("decoding listeners: %w", err)
+	}
+	out := make(map[int64][]string, len(pairs))
+	for _, pair := range pairs {
+		var items []serialized
+		if pair.Type != "array" || json.Unmarshal(pair.Value, &items) != nil || len(items) != 2 {
+			continue
+		}
+		var node struct {
+			BackendNodeID int64 `json:"backendNodeId"`
+		}
+		var types string
+		if items[0].Type != "node" || json.Unmarshal(items[0].Value, &node) != nil || node.BackendNodeID == 0 {
+			continue
+		}
+		if items[1].Type != "string" || json.Unmarshal(items[1].Value, &types) != nil {
+			continue
+		}
+		out[node.BackendNodeID] = strings.Split(types, ",")
+	}
+	return out, nil
+}

@@ -1,0 +1,116 @@
+package fuse
+
+import (
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+)
+
+// The AX-only view follows Puppeteer's interestingOnly over getFullAXTree
+// alone: a node is kept when it is focusable, richly editable, a control,
+// or a named leaf; everything else is spliced out; leaves hide their
+// subtrees. No DOM signal (listener, isClickable) is consulted.
+
+var leafishRoles = map[string]bool{
+	"doc-cover": true, "graphics-symbol": true, "img": true, "image": true,
+	"Meter": true, "scrollbar": true, "slider": true, "separator": true, "progressbar": true,
+}
+
+var textOnlyRoles = map[string]bool{"LineBreak": true, "text": true, "InlineTextBox": true, "StaticText": true}
+
+func (b *builder) emitAX(fd *frameData, i int, sc scope) []*Node {
+	ax := &fd.f.AXNodes[i]
+	dom := b.domIndex(fd, ax.Backend)
+	if ax.Role == "InlineTextBox" {
+		return nil
+	}
+	if b.axLeaf(fd, i) {
+		if !b.axInteresting(ax, sc.insideControl) {
+			return nil
+		}
+		return []*Node{b.axNode(fd, ax, dom)}
+	}
+	inner := sc
+	inner.insideControl = sc.insideControl || index.IsControlRole(ax.Role)
+	if !b.axInteresting(ax, sc.insideControl) {
+		return b.children(fd, i, dom, inner)
+	}
+	n := b.axNode(fd, ax, dom) // before the children: refs in document order
+	n.Children = b.children(fd, i, dom, inner)
+	return []*Node{n}
+}
+
+func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
+	if ax.Role == "StaticText" {
+		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent}
+	}
+	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
+	if ax.Role == "link" {
+		n.URL, _ = ax.Prop("url")
+	}
+	focusable, _ := ax.Prop("focusable")
+	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})
+	b.assignRef(n, fd, ax.Backend, dom, reasons, scope{})
+	return n
+}
+
+func (b *builder) axInteresting(ax *domsnap.AXNode, insideControl bool) bool {
+	if ax.Ignored || ax.Role == "RootWebArea" {
+		return false
+	}
+	if focusable(ax) {
+		return true
+	}
+	if v, _ := ax.Prop("editable"); v == "richtext" {
+		return true
+	}
+	if index.IsControlRole(ax.Role) {
+		return true
+	}
+	if insideControl {
+		return false
+	}
+	return ax.Name != "" && ax.Role != "" && (textOnlyRoles[ax.Role] || len(ax.Children) == 0 || leafishRoles[ax.Role] || ax.Role == "heading" || focusable(ax))
+}
+
+func focusable(ax *domsnap.AXNode) bool {
+	v, _ := ax.Prop("focusable")
+	return v == "true"
+}
+
+// axLeaf is Puppeteer's isLeafNode.
+func (b *builder) axLeaf(fd *frameData, i int) bool {
+	ax := &fd.f.AXNodes[i]
+	if len(ax.Children) == 0 || textOnlyRoles[ax.Role] || ax.Role == "textbox" || ax.Role == "searchbox" || leafishRoles[ax.Role] {
+		return true
+	}
+	if b.hasFocusableDescendant(fd, i, 0) {
+		return false
+	}
+	return ax.Name != "" && ax.Role != "RootWebArea" && (focusable(ax) || ax.Role == "heading")
+}
+
+// hasFocusableDescendant is memoized per node (0 unknown, 1 no, 2 yes), so
+// a malformed tree with shared children costs linear time.
+func (b *builder) hasFocusableDescendant(fd *frameData, i, depth int) bool {
+	if fd.focusMemo == nil {
+		fd.focusMemo = make([]int8, len(fd.f.AXNodes))
+	}
+	if m := fd.focusMemo[i]; m != 0 {
+		return m == 2
+	}
+	fd.focusMemo[i] = 1 // also breaks cycles
+	if depth > maxDepth {
+		return false
+	}
+	for _, id := range fd.f.AXNodes[i].Children {
+		k, ok := fd.byID[id]
+		if !ok {
+			continue
+		}
+		if focusable(&fd.f.AXNodes[k]) || b.hasFocusableDescendant(fd, k, depth+1) {
+			fd.focusMemo[i] = 2
+			return true
+		}
+	}
+	return false
+}

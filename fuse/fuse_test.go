@@ -1,0 +1,205 @@
+package fuse
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/layout"
+)
+
+func load(t testing.TB, path string) *domsnap.Capture {
+	t.Helper()
+	c, err := domsnap.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestGolden fuses every recorded capture in both modes and compares the
+// YAML and the element table with the golden files.
+func TestGolden(t *testing.T) {
+	for name, path := range golden.Captures(t, "..") {
+		t.Run(name, func(t *testing.T) {
+			c := load(t, path)
+			for _, mode := range []string{ModeFused, ModeAX} {
+				obs := Snapshot(c, Options{Mode: mode})
+				golden.Check(t, filepath.Join("testdata", name+"."+mode+".yaml"), []byte(obs.Snapshot))
+				checkParses(t, obs)
+				if mode == ModeFused {
+					els, _ := json.MarshalIndent(obs.Elements, "", " ")
+					golden.Check(t, filepath.Join("testdata", name+".elements.json"), append(els, '\n'))
+				}
+			}
+		})
+	}
+}
+
+var refRe = regexp.MustCompile(`\[ref=(e\d+)\]$`)
+
+// checkParses parses the YAML, collects every key, and checks that the refs
+// outside quotes are exactly the elements' refs and each name reads back.
+func checkParses(t *testing.T, obs *Observation) {
+	t.Helper()
+	var doc any
+	if err := yaml.Unmarshal([]byte(obs.Snapshot), &doc); err != nil {
+		t.Fatalf("YAML does not parse: %v\n%s", err, obs.Snapshot)
+	}
+	var keys []string
+	collectKeys(doc, &keys)
+	names := map[string]string{}
+	for _, k := range keys {
+		if m := refRe.FindStringSubmatch(k); m != nil {
+			names[m[1]] = nameOf(t, k)
+		}
+	}
+	if len(names) != len(obs.Elements) {
+		t.Fatalf("%d refs in the YAML, %d elements", len(names), len(obs.Elements))
+	}
+	for _, el := range obs.Elements {
+		want := el.Name
+		if got, ok := names[el.Ref]; !ok || got != want {
+			t.Errorf("ref %s: name %q read back from YAML, want %q", el.Ref, got, want)
+		}
+	}
+}
+
+func collectKeys(v any, keys *[]string) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			collectKeys(e, keys)
+		}
+	case map[string]any:
+		// Keys are aria lines; a scalar value is content (text, /url,
+		// an inline value), a list value is children.
+		for k, e := range x {
+			*keys = append(*keys, k)
+			if list, ok := e.([]any); ok {
+				collectKeys(list, keys)
+			}
+		}
+	case string:
+		*keys = append(*keys, x)
+	}
+}
+
+// nameOf reads the quoted name out of an aria key: the JSON string after
+// the role.
+func nameOf(t *testing.T, key string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(key, " ")
+	if !ok || !strings.HasPrefix(rest, `"`) {
+		return ""
+	}
+	dec := json.NewDecoder(strings.NewReader(rest))
+	var s string
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("key %q: name does not decode: %v", key, err)
+	}
+	return s
+}
+
+func TestHiddenContentNeverPrinted(t *testing.T) {
+	c := load(t, "../testdata/captures/hidden.capture.json")
+	obs := Snapshot(c, Options{})
+	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden"} {
+		if strings.Contains(obs.Snapshot, s) {
+			t.Errorf("hidden %q printed:\n%s", s, obs.Snapshot)
+		}
+	}
+	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note"} {
+		if !strings.Contains(obs.Snapshot, s) {
+			t.Errorf("visible %q missing:\n%s", s, obs.Snapshot)
+		}
+	}
+}
+
+func TestListenerDivsGetRefsAXModeDoesNot(t *testing.T) {
+	c := load(t, "../testdata/captures/listeners.capture.json")
+	fused := Snapshot(c, Options{})
+	ax := Snapshot(c, Options{Mode: ModeAX})
+	count := func(o *Observation) (n int) {
+		for _, el := range o.Elements {
+			for _, r := range el.Reasons {
+				if strings.HasPrefix(r, "listener:") {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	if got := count(fused); got < 5 {
+		t.Errorf("fused view: %d listener targets, want at least 5:\n%s", got, fused.Snapshot)
+	}
+	if got := count(ax); got != 0 {
+		t.Errorf("ax view: %d listener targets, want 0", got)
+	}
+	for _, el := range fused.Elements {
+		if el.Tag == "body" || el.Tag == "html" || el.Tag == "#document" {
+			t.Errorf("delegated root %s got ref %s", el.Tag, el.Ref)
+		}
+		if el.Box == nil || el.Box[2] <= 0 || el.Box[3] <= 0 {
+			t.Errorf("%s has no box", el.Ref)
+		}
+	}
+	if strings.Count(fused.Snapshot, `"Buy now"`) != 1 {
+		t.Errorf("listener span inside a button got its own ref:\n%s", fused.Snapshot)
+	}
+}
+
+func TestStatsAddUp(t *testing.T) {
+	c := load(t, "../testdata/captures/forms.capture.json")
+	obs := Snapshot(c, Options{})
+	if obs.Stats.Refs != len(obs.Elements) || obs.Stats.Lines != strings.Count(obs.Snapshot, "\n") {
+		t.Errorf("stats %+v disagree with the output", obs.Stats)
+	}
+	if obs.Stats.Tokens <= 0 || obs.Stats.Tokens > len(obs.Snapshot) {
+		t.Errorf("token count %d for %d bytes", obs.Stats.Tokens, len(obs.Snapshot))
+	}
+	var buf bytes.Buffer
+	if err := obs.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"url", "title", "viewport", "mode", "snapshot", "elements", "screenshot", "stats"} {
+		if _, ok := back[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if back["snapshot"] != obs.Snapshot {
+		t.Error("JSON snapshot differs from the YAML")
+	}
+}
+
+func BenchmarkFuse(b *testing.B) {
+	c := load(b, "../testdata/captures/big.capture.json")
+	nodes := 0
+	for _, d := range c.Documents {
+		nodes += len(d.Nodes)
+	}
+	if nodes < 10000 {
+		b.Fatalf("big capture has %d DOM nodes, want >= 10000", nodes)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g := layout.Compute(c)
+		t := Build(c, g, Options{})
+		_ = YAML(t.Roots)
+	}
+	b.ReportMetric(float64(nodes), "domnodes")
+	b.ReportMetric(float64(nodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+}

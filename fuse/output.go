@@ -1,0 +1,108 @@
+package fuse
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
+)
+
+// Observation is the JSON form of one snapshot.
+type Observation struct {
+	URL        string           `json:"url"`
+	Title      string           `json:"title"`
+	Viewport   domsnap.Viewport `json:"viewport"`
+	Mode       string           `json:"mode"`
+	Snapshot   string           `json:"snapshot"`
+	Elements   []Element        `json:"elements"`
+	Screenshot *Screenshot      `json:"screenshot"`
+	Stats      Stats            `json:"stats"`
+}
+
+// Screenshot is the annotated screenshot attached when the tree cannot
+// serve; null until that fallback exists.
+type Screenshot struct {
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	Regions []any  `json:"regions"`
+}
+
+// Stats are node counts per stage, the snapshot's size and stage timings.
+type Stats struct {
+	Counts
+	Lines   int              `json:"lines"`
+	Tokens  int              `json:"tokens"` // o200k tokens of the YAML
+	Timings []domsnap.Timing `json:"timings"`
+}
+
+// Snapshot runs the pure pipeline on a capture: layout, fuse, serialize.
+func Snapshot(c *domsnap.Capture, opts Options) *Observation {
+	timings := append([]domsnap.Timing(nil), c.Timings...)
+	start := time.Now()
+	g := layout.Compute(c)
+	timings = append(timings, timing("layout", start))
+	start = time.Now()
+	t := Build(c, g, opts)
+	timings = append(timings, timing("fuse", start))
+	start = time.Now()
+	yaml := YAML(t.Roots)
+	timings = append(timings, timing("serialize", start))
+	start = time.Now()
+	tokens := CountTokens(yaml)
+	timings = append(timings, timing("tokens", start))
+	elements := t.Elements
+	if elements == nil {
+		elements = []Element{}
+	}
+	return &Observation{
+		URL: c.URL, Title: c.Title, Viewport: c.Viewport, Mode: t.Mode,
+		Snapshot: yaml, Elements: elements,
+		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
+	}
+}
+
+func timing(step string, start time.Time) domsnap.Timing {
+	return domsnap.Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
+}
+
+func lines(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteJSON writes the observation as one indented JSON object.
+func (o *Observation) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
+}
+
+var (
+	codecOnce sync.Once
+	codec     tokenizer.Codec
+)
+
+// CountTokens counts o200k tokens (GPT-4o's encoding), or -1 when the
+// tokenizer is unavailable.
+func CountTokens(s string) int {
+	codecOnce.Do(func() { codec, _ = tokenizer.Get(tokenizer.O200kBase) })
+	if codec == nil {
+		return -1
+	}
+	n, err := codec.Count(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}

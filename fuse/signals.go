@@ -1,0 +1,256 @@
+package fuse
+
+import (
+	"strings"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+)
+
+// wrapperRoles are dropped when unnamed, their children promoted.
+var wrapperRoles = map[string]bool{
+	"generic": true, "none": true, "presentation": true, "LabelText": true,
+	"Section": true, "LayoutTable": true, "LayoutTableRow": true,
+	"LayoutTableCell": true, "Pre": true, "Abbr": true, "Ruby": true, "MenuListPopup": true,
+	"sectionheader": false, "Canvas": false,
+}
+
+// leafRoles print no children: text fields hold their value, not a tree.
+var leafRoles = map[string]bool{"textbox": true, "searchbox": true, "spinbutton": true, "slider": true, "progressbar": true, "meter": true, "separator": true, "scrollbar": true}
+
+// hiddenIgnored are AX ignored reasons that mean "not perceivable": such
+// nodes never become role-less targets either.
+var hiddenIgnored = map[string]bool{
+	"notRendered": true, "notVisible": true, "ariaHiddenElement": true,
+	"ariaHiddenSubtree": true, "inertElement": true, "inertSubtree": true,
+	"activeModalDialog": true, "probablyPresentational": false,
+}
+
+func hiddenReason(reasons []string) bool {
+	for _, r := range reasons {
+		if hiddenIgnored[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// nativeClickable tags are clickable by nature; for them DOMSnapshot's
+// isClickable says nothing new (their role already does).
+var nativeClickable = map[string]bool{"a": true, "area": true, "button": true, "input": true, "select": true, "textarea": true, "label": true, "option": true, "summary": true, "details": true}
+
+func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Signals {
+	s := index.Signals{Role: ax.Role}
+	if v, _ := ax.Prop("focusable"); v == "true" {
+		s.Focusable = true
+	}
+	if v, _ := ax.Prop("editable"); v == "richtext" {
+		s.Editable = true
+	}
+	if ax.Role == "link" {
+		_, s.HasHref = ax.Prop("url")
+	}
+	if dom < 0 {
+		return s
+	}
+	n := &b.c.Documents[fd.doc].Nodes[dom]
+	s.Tag = strings.ToLower(n.Name)
+	s.Root = n.Type == domsnap.DocumentNode || s.Tag == "html" || s.Tag == "body"
+	if n.Type != domsnap.ElementNode {
+		return s
+	}
+	if s.Role == "link" && !s.HasHref {
+		_, s.HasHref = n.Attr("href")
+	}
+	s.Listeners = n.Listeners
+	s.Clickable = n.Clickable && !nativeClickable[s.Tag]
+	return s
+}
+
+// rolelessName names a role-less target: aria-label, then its AX name, then
+// its text (cut at 80 characters), then title, an img child's alt, and
+// placeholder. fromText says the name repeats the text below it.
+func (b *builder) rolelessName(fd *frameData, ax *domsnap.AXNode, dom int) (string, bool) {
+	n := &b.c.Documents[fd.doc].Nodes[dom]
+	if v, ok := n.Attr("aria-label"); ok && strings.TrimSpace(v) != "" {
+		return clean(v), false
+	}
+	if ax.Name != "" {
+		return ax.Name, ax.NameFrom == "contents"
+	}
+	if t := b.textContent(fd, dom, roleless+1); t != "" {
+		return cutRunes(t, roleless), true
+	}
+	if v, ok := n.Attr("title"); ok && strings.TrimSpace(v) != "" {
+		return clean(v), false
+	}
+	for _, k := range b.domKids(fd, dom) {
+		c := &b.c.Documents[fd.doc].Nodes[k]
+		if strings.EqualFold(c.Name, "img") {
+			if v, ok := c.Attr("alt"); ok && strings.TrimSpace(v) != "" {
+				return clean(v), false
+			}
+		}
+	}
+	if v, ok := n.Attr("placeholder"); ok {
+		return clean(v), false
+	}
+	return "", false
+}
+
+// domKids returns the DOM children of node i, building the lists once.
+func (b *builder) domKids(fd *frameData, i int) []int {
+	if fd.kids == nil {
+		nodes := b.c.Documents[fd.doc].Nodes
+		fd.kids = make([][]int, len(nodes))
+		for k := range nodes {
+			if p := nodes[k].Parent; p >= 0 {
+				fd.kids[p] = append(fd.kids[p], k)
+			}
+		}
+	}
+	return fd.kids[i]
+}
+
+// textContent is the visible text below node i, whitespace collapsed, up to
+// limit runes.
+func (b *builder) textContent(fd *frameData, i, limit int) string {
+	var sb strings.Builder
+	var walk func(k int)
+	walk = func(k int) {
+		if sb.Len() > limit*4 {
+			return
+		}
+		n := &b.c.Documents[fd.doc].Nodes[k]
+		if n.Type == domsnap.TextNode {
+			if b.g.IsVisible(fd.doc, k) {
+				sb.WriteString(n.Value)
+				sb.WriteByte(' ')
+			}
+			return
+		}
+		if tag := strings.ToLower(n.Name); tag == "script" || tag == "style" || tag == "template" {
+			return
+		}
+		for _, c := range b.domKids(fd, k) {
+			walk(c)
+		}
+	}
+	walk(i)
+	return clean(sb.String())
+}
+
+// linkURL prefers the href as written (short), else Chrome's resolved URL.
+func (b *builder) linkURL(fd *frameData, ax *domsnap.AXNode, dom int) string {
+	if dom >= 0 {
+		if v, ok := b.c.Documents[fd.doc].Nodes[dom].Attr("href"); ok && v != "" {
+			return v
+		}
+	}
+	v, _ := ax.Prop("url")
+	return v
+}
+
+// stateOrder is the order states print in.
+var stateOrder = []string{"checked", "disabled", "expanded", "level", "pressed", "selected", "required", "readonly"}
+
+func states(ax *domsnap.AXNode) []string {
+	var out []string
+	for _, name := range stateOrder {
+		v, ok := ax.Prop(name)
+		if !ok {
+			continue
+		}
+		switch {
+		case name == "level":
+			if ax.Role == "heading" && v != "" {
+				out = append(out, "level="+v)
+			}
+		case v == "true":
+			out = append(out, name)
+		case v == "mixed" && (name == "checked" || name == "pressed"):
+			out = append(out, name+"=mixed")
+		case v == "false" && name == "expanded":
+			out = append(out, "expanded=false")
+		}
+	}
+	return out
+}
+
+// valueRoles print their current value.
+var valueRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "slider": true, "progressbar": true, "meter": true, "scrollbar": true}
+
+func value(ax *domsnap.AXNode) string {
+	if !valueRoles[ax.Role] {
+		return ""
+	}
+	return ax.Value
+}
+
+// clean collapses whitespace runs to one space and trims.
+func clean(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// cutRunes cuts s to n runes, marking the cut with "…".
+func cutRunes(s string, n int) string {
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
+}
+
+// normalize merges adjacent text lines and drops empty ones.
+func normalize(ns []*Node) []*Node {
+	out := ns[:0]
+	for _, n := range ns {
+		if n.Role == "text" {
+			if last := len(out) - 1; last >= 0 && out[last].Role == "text" {
+				if out[last].owner != n.owner {
+					out[last].Text += " "
+				}
+				out[last].Text += n.Text
+				out[last].owner = n.owner
+				continue
+			}
+		}
+		out = append(out, n)
+	}
+	final := out[:0]
+	for _, n := range out {
+		if n.Role == "text" {
+			n.Text = clean(n.Text)
+			if n.Text == "" {
+				continue
+			}
+		}
+		final = append(final, n)
+	}
+	return final
+}
+
+// labelNames reports whether a label node holds a control whose name Chrome
+// took from this label: the label's text is then already in that name.
+func (b *builder) labelNames(fd *frameData, i, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, id := range fd.f.AXNodes[i].Children {
+		k, ok := fd.byID[id]
+		if !ok {
+			continue
+		}
+		switch fd.f.AXNodes[k].NameFrom {
+		case "labelwrapped", "label", "labelfor":
+			return true
+		}
+		if b.labelNames(fd, k, depth+1) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,375 @@
+// Package fuse joins a capture's accessibility trees, DOM snapshot and
+// listeners (by backendDOMNodeId, per frame) into the observation an agent
+// reads: a pruned tree of roles, names and states with refs on interactive
+// elements, serialized as compact YAML and JSON.
+//
+// Pruning follows DevTools and Puppeteer's interestingOnly: ignored nodes
+// and unnamed generic wrappers vanish and their children move up; text that
+// Chrome already folded into a parent's name (name source "contents") is
+// not repeated. Mode "ax" prints the AX-only view (Puppeteer interestingOnly
+// over getFullAXTree alone) for comparison.
+package fuse
+
+import (
+	"strings"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/layout"
+)
+
+// Modes of the observation.
+const (
+	ModeFused = "fused"
+	ModeAX    = "ax"
+)
+
+// Limits that keep hostile pages bounded; each cut is marked in the output.
+const (
+	maxDepth    = 512
+	maxNameLen  = 200
+	maxTextLen  = 1000
+	maxURLLen   = 300
+	maxValueLen = 300
+	roleless    = 80 // names of role-less elements, as browser-use users expect
+)
+
+// Node is one line of the observation.
+type Node struct {
+	Role     string
+	Name     string
+	Text     string   // the text of a "text" node, or an inline child text
+	URL      string   // a link's target
+	Value    string   // a control's current value
+	States   []string // "checked", "expanded=false", "level=2", ...
+	Ref      string
+	Children []*Node
+	// owner is the AX parent of a text line: texts of one owner join as
+	// written, texts of different blocks join with a space.
+	owner string
+}
+
+// Element is one ref'd element in the JSON form.
+type Element struct {
+	Ref           string      `json:"ref"`
+	Role          string      `json:"role"`
+	Name          string      `json:"name"`
+	Tag           string      `json:"tag"`
+	Box           *[4]float64 `json:"box"`
+	Frame         string      `json:"frame"`
+	BackendNodeID int64       `json:"backendNodeId"`
+	Reasons       []string    `json:"reasons"`
+}
+
+// Counts are node counts at each stage.
+type Counts struct {
+	DOMNodes   int `json:"domNodes"`
+	AXNodes    int `json:"axNodes"`
+	AXIgnored  int `json:"axIgnored"`
+	Kept       int `json:"kept"`       // nodes in the pruned tree
+	Refs       int `json:"refs"`       // interactive elements
+	Roleless   int `json:"roleless"`   // refs found by DOM signals alone
+	FramesMiss int `json:"framesMiss"` // frames whose AX tree is missing
+}
+
+// Tree is the fused observation before serialization.
+type Tree struct {
+	Mode     string
+	Roots    []*Node
+	Elements []Element
+	Counts   Counts
+}
+
+// Options choose the view.
+type Options struct {
+	Mode string // ModeFused (default) or ModeAX
+	// Refs assigns refs; a fresh table when nil. Passing the same table
+	// across snapshots keeps refs stable.
+	Refs *index.Table
+}
+
+// Build fuses a capture into the observation tree.
+func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
+	if opts.Mode == "" {
+		opts.Mode = ModeFused
+	}
+	if opts.Refs == nil {
+		opts.Refs = index.NewTable()
+	}
+	b := newBuilder(c, g, opts)
+	t := &Tree{Mode: opts.Mode}
+	if top := b.frameOfDoc(0); top != nil && len(top.f.AXNodes) > 0 {
+		t.Roots = b.emitFrame(top, scope{})
+	}
+	t.Elements = b.elements
+	t.Counts = b.counts
+	t.Counts.Kept = countNodes(t.Roots)
+	t.Counts.Refs = len(b.elements)
+	return t
+}
+
+func countNodes(ns []*Node) int {
+	n := 0
+	for _, x := range ns {
+		n += 1 + countNodes(x.Children)
+	}
+	return n
+}
+
+// frameData indexes one frame's AX tree and its document.
+type frameData struct {
+	f      *domsnap.Frame
+	byID   map[string]int
+	doc    int // index into Capture.Documents, -1 if none
+	dom    map[int64]int
+	seen   []bool
+	kids   [][]int // DOM children, built on first need
+	roots  []int   // AX roots (no known parent)
+	loaded bool
+	// focusMemo caches ax mode's focusable-descendant answers.
+	focusMemo []int8
+}
+
+type builder struct {
+	c        *domsnap.Capture
+	g        *layout.Geometry
+	opts     Options
+	axOnly   bool
+	frames   map[string]*frameData
+	elements []Element
+	counts   Counts
+}
+
+func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options) *builder {
+	b := &builder{c: c, g: g, opts: opts, axOnly: opts.Mode == ModeAX, frames: map[string]*frameData{}}
+	docOf := map[string]int{}
+	for d := len(c.Documents) - 1; d >= 0; d-- {
+		docOf[c.Documents[d].FrameID] = d
+		b.counts.DOMNodes += len(c.Documents[d].Nodes)
+	}
+	for i := range c.Frames {
+		f := &c.Frames[i]
+		if _, dup := b.frames[f.FrameID]; dup {
+			continue
+		}
+		fd := &frameData{f: f, doc: -1, byID: make(map[string]int, len(f.AXNodes)), seen: make([]bool, len(f.AXNodes))}
+		if d, ok := docOf[f.FrameID]; ok {
+			fd.doc = d
+		}
+		b.frames[f.FrameID] = fd
+		b.counts.AXNodes += len(f.AXNodes)
+		if f.Error != "" {
+			b.counts.FramesMiss++
+		}
+	}
+	return b
+}
+
+// frameOfDoc returns the frame data of document d, indexing it on first use.
+func (b *builder) frameOfDoc(d int) *frameData {
+	if d < 0 || d >= len(b.c.Documents) {
+		return nil
+	}
+	fd := b.frames[b.c.Documents[d].FrameID]
+	if fd == nil || fd.doc != d {
+		return nil
+	}
+	if !fd.loaded {
+		fd.loaded = true
+		for i := range fd.f.AXNodes {
+			if _, dup := fd.byID[fd.f.AXNodes[i].ID]; !dup {
+				fd.byID[fd.f.AXNodes[i].ID] = i
+			}
+			if fd.f.AXNodes[i].Ignored {
+				b.counts.AXIgnored++
+			}
+		}
+		for i := range fd.f.AXNodes {
+			if _, ok := fd.byID[fd.f.AXNodes[i].Parent]; !ok {
+				fd.roots = append(fd.roots, i)
+			}
+		}
+		nodes := b.c.Documents[d].Nodes
+		fd.dom = make(map[int64]int, len(nodes))
+		for i := range nodes {
+			if _, dup := fd.dom[nodes[i].Backend]; !dup {
+				fd.dom[nodes[i].Backend] = i
+			}
+		}
+	}
+	return fd
+}
+
+// scope is what a node's emission inherits from its ancestors.
+type scope struct {
+	depth         int
+	textCovered   bool // an ancestor's name already holds the text below
+	insideControl bool // ax mode: inside a control
+	refBox        *layout.Box
+	refRole       string
+}
+
+func (b *builder) emitFrame(fd *frameData, sc scope) []*Node {
+	var out []*Node
+	for _, r := range fd.roots {
+		out = append(out, b.emit(fd, r, sc)...)
+	}
+	return normalize(out)
+}
+
+// children emits the AX children of node i, then the document of an iframe.
+func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
+	sc.depth++
+	if sc.depth > maxDepth {
+		return []*Node{{Role: "note", Text: "nesting deeper than 512 levels cut here"}}
+	}
+	var out []*Node
+	for _, id := range fd.f.AXNodes[i].Children {
+		if k, ok := fd.byID[id]; ok {
+			out = append(out, b.emit(fd, k, sc)...)
+		}
+	}
+	if dom >= 0 {
+		if cd := b.c.Documents[fd.doc].Nodes[dom].ContentDocument; cd > 0 {
+			if child := b.frameOfDoc(cd); child != nil {
+				out = append(out, b.emitFrame(child, sc)...)
+			}
+		}
+	}
+	return normalize(out)
+}
+
+// emit returns the lines for AX node i: itself, or its children promoted.
+func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
+	if fd.seen[i] {
+		return nil // a node listed under two parents, or a cycle
+	}
+	fd.seen[i] = true
+	if b.axOnly {
+		return b.emitAX(fd, i, sc)
+	}
+	ax := &fd.f.AXNodes[i]
+	dom := b.domIndex(fd, ax.Backend)
+	if ax.Ignored {
+		if !hiddenReason(ax.IgnoredReasons) {
+			if n := b.roleless(fd, i, dom, sc); n != nil {
+				return n
+			}
+		}
+		return b.children(fd, i, dom, sc)
+	}
+	switch ax.Role {
+	case "InlineTextBox", "ListMarker", "LineBreak":
+		return nil
+	case "StaticText":
+		if sc.textCovered {
+			return nil
+		}
+		return []*Node{{Role: "text", Text: ax.Name, owner: ax.Parent}}
+	case "RootWebArea", "WebArea":
+		return b.children(fd, i, dom, sc)
+	}
+	if wrapperRoles[ax.Role] {
+		if n := b.roleless(fd, i, dom, sc); n != nil {
+			return n
+		}
+		if strings.TrimSpace(ax.Name) == "" {
+			if ax.Role == "LabelText" && b.labelNames(fd, i, 0) {
+				sc.textCovered = true
+			}
+			return b.children(fd, i, dom, sc)
+		}
+	}
+	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
+	if ax.Role == "link" {
+		n.URL = b.linkURL(fd, ax, dom)
+	}
+	reasons := index.Reasons(b.signals(fd, ax, dom))
+	sc = b.assignRef(n, fd, ax.Backend, dom, reasons, sc)
+	if !leafRoles[ax.Role] {
+		if ax.Name != "" && ax.NameFrom == "contents" {
+			sc.textCovered = true
+		}
+		n.Children = b.children(fd, i, dom, sc)
+	}
+	return []*Node{n}
+}
+
+// roleless makes a "clickable" line for an element that only DOM signals
+// (a listener, isClickable) mark as interactive; nil when there are none.
+func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
+	if dom < 0 {
+		return nil
+	}
+	ax := &fd.f.AXNodes[i]
+	reasons := index.Reasons(b.signals(fd, ax, dom))
+	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) {
+		return nil
+	}
+	name, fromText := b.rolelessName(fd, ax, dom)
+	n := &Node{Role: "clickable", Name: name}
+	sc = b.assignRef(n, fd, ax.Backend, dom, reasons, sc)
+	b.counts.Roleless++
+	sc.textCovered = sc.textCovered || fromText
+	n.Children = b.children(fd, i, dom, sc)
+	return []*Node{n}
+}
+
+// sameTarget: a DOM-only target with the box of the ref'd ancestor it sits
+// in, or inside a button or link (whose activation it triggers anyway), is
+// that ancestor: one target, one ref.
+func (b *builder) sameTarget(fd *frameData, dom int, sc scope) bool {
+	if sc.refBox == nil {
+		return false
+	}
+	box, ok := b.g.Box(fd.doc, dom)
+	if !ok {
+		return false
+	}
+	return near(box, *sc.refBox) || (activators[sc.refRole] && inside(box, *sc.refBox))
+}
+
+var activators = map[string]bool{"button": true, "link": true, "menuitem": true, "tab": true, "option": true, "checkbox": true, "radio": true, "switch": true}
+
+func inside(a, b layout.Box) bool {
+	return a.X >= b.X-1 && a.Y >= b.Y-1 && a.X+a.W <= b.X+b.W+1 && a.Y+a.H <= b.Y+b.H+1
+}
+
+func near(a, b layout.Box) bool {
+	d := func(x, y float64) bool { return x-y < 2 && y-x < 2 }
+	return d(a.X, b.X) && d(a.Y, b.Y) && d(a.W, b.W) && d(a.H, b.H)
+}
+
+func (b *builder) assignRef(n *Node, fd *frameData, backend int64, dom int, reasons []string, sc scope) scope {
+	if len(reasons) == 0 {
+		return sc
+	}
+	n.Ref = b.opts.Refs.Ref(index.Key{Frame: fd.f.FrameID, Backend: backend})
+	el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Frame: fd.f.FrameID, BackendNodeID: backend, Reasons: reasons}
+	if dom >= 0 {
+		el.Tag = strings.ToLower(b.c.Documents[fd.doc].Nodes[dom].Name)
+		if box, ok := b.g.Box(fd.doc, dom); ok {
+			el.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
+			sc.refBox, sc.refRole = &box, n.Role
+		}
+	}
+	b.elements = append(b.elements, el)
+	return sc
+}
+
+func round2(f float64) float64 {
+	if f >= 0 {
+		return float64(int64(f*100+0.5)) / 100
+	}
+	return -float64(int64(-f*100+0.5)) / 100
+}
+
+func (b *builder) domIndex(fd *frameData, backend int64) int {
+	if fd.doc < 0 || backend == 0 {
+		return -1
+	}
+	if i, ok := fd.dom[backend]; ok {
+		return i
+	}
+	return -1
+}

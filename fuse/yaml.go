@@ -1,0 +1,234 @@
+package fuse
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The YAML follows Playwright's aria snapshot: one node a line,
+//
+//	- role "name" [state] [ref=e5]
+//	- role "name" [ref=e6]: inline value or text
+//	- role "name":
+//	  - child
+//	- text: some text
+//	- /url: https://...
+//
+// Every page string is escaped so that it cannot break a line, open a new
+// one, or pass for a ref, a state or a key outside its quotes: names sit in
+// double quotes with JSON-style escapes, and a whole key or value that is
+// not a safe YAML plain scalar is quoted again as YAML. Parsing the YAML
+// then reading the name back out of its quotes gives the page's string.
+
+// YAML renders the tree.
+func YAML(roots []*Node) string {
+	var sb strings.Builder
+	writeNodes(&sb, roots, 0)
+	return sb.String()
+}
+
+func writeNodes(sb *strings.Builder, ns []*Node, depth int) {
+	for _, n := range ns {
+		writeNode(sb, n, depth)
+	}
+}
+
+func writeNode(sb *strings.Builder, n *Node, depth int) {
+	indent := strings.Repeat("  ", depth)
+	sb.WriteString(indent)
+	sb.WriteString("- ")
+	switch n.Role {
+	case "text", "note":
+		sb.WriteString(n.Role)
+		sb.WriteString(": ")
+		sb.WriteString(scalar(cutRunes(n.Text, maxTextLen)))
+		sb.WriteByte('\n')
+		return
+	}
+	sb.WriteString(yamlKey(Key(n)))
+	children := n.Children
+	inline := ""
+	switch {
+	case n.Value != "":
+		inline = cutRunes(n.Value, maxValueLen)
+	case len(children) == 1 && children[0].Role == "text" && n.URL == "":
+		inline = cutRunes(children[0].Text, maxTextLen)
+		children = nil
+	}
+	if inline != "" && (len(children) > 0 || n.URL != "") {
+		// A value beside children goes first among them.
+		children = append([]*Node{{Role: "/value", Text: inline}}, children...)
+		inline = ""
+	}
+	switch {
+	case inline != "":
+		sb.WriteString(": ")
+		sb.WriteString(scalar(inline))
+		sb.WriteByte('\n')
+	case len(children) > 0 || n.URL != "":
+		sb.WriteString(":\n")
+		if n.URL != "" {
+			sb.WriteString(indent + "  - /url: " + scalar(cutRunes(n.URL, maxURLLen)) + "\n")
+		}
+		for _, c := range children {
+			if c.Role == "/value" {
+				sb.WriteString(indent + "  - /value: " + scalar(c.Text) + "\n")
+				continue
+			}
+			writeNode(sb, c, depth+1)
+		}
+	default:
+		sb.WriteByte('\n')
+	}
+}
+
+// Key is a node's aria line before YAML quoting: role, quoted name, states
+// and ref.
+func Key(n *Node) string {
+	var sb strings.Builder
+	sb.WriteString(safeRole(n.Role))
+	if n.Name != "" {
+		sb.WriteByte(' ')
+		sb.WriteString(Quote(DisplayName(n.Name)))
+	}
+	for _, s := range n.States {
+		sb.WriteString(" [" + s + "]")
+	}
+	if n.Ref != "" {
+		sb.WriteString(" [ref=" + n.Ref + "]")
+	}
+	return sb.String()
+}
+
+// DisplayName is a name as the YAML and JSON show it: cut to maxNameLen
+// runes, with invalid UTF-8 and unprintable astral characters as U+FFFD.
+func DisplayName(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if r > 0xffff && !unicode.IsPrint(r) {
+			r = utf8.RuneError
+		}
+		sb.WriteRune(r)
+	}
+	return cutRunes(sb.String(), maxNameLen)
+}
+
+// safeRole keeps a role to the characters roles are made of; roles come
+// from Chrome, but a capture file could carry anything.
+func safeRole(r string) string {
+	ok := r != ""
+	for _, c := range r {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return r
+	}
+	return "unknown"
+}
+
+// Quote writes s in double quotes with JSON-style escapes; it also escapes
+// every character YAML would read as a line break or reject, and bidi
+// controls that could make text appear outside its quotes.
+func Quote(s string) string {
+	var sb strings.Builder
+	sb.WriteByte('"')
+	escapeInto(&sb, s)
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+func escapeInto(sb *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			sb.WriteString(`\"`)
+		case r == '\\':
+			sb.WriteString(`\\`)
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case needsEscape(r):
+			if r > 0xffff {
+				r = utf8.RuneError
+			}
+			sb.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				sb.WriteByte(hex[(r>>shift)&0xf])
+			}
+		default:
+			sb.WriteRune(r)
+		}
+	}
+}
+
+// needsEscape: controls, line/paragraph separators, BOM, non-characters,
+// and bidi overrides/isolates.
+func needsEscape(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff, r == utf8.RuneError:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	case r > 0xffff && !unicode.IsPrint(r):
+		return true
+	}
+	return false
+}
+
+// yamlKey quotes a key that is not a safe plain scalar in single quotes.
+// The key's page strings are already escaped, so it holds no line breaks.
+func yamlKey(k string) string {
+	if plainSafe(k, true) {
+		return k
+	}
+	return "'" + strings.ReplaceAll(k, "'", "''") + "'"
+}
+
+// scalar writes a page string as a YAML value: plain when harmless, else a
+// YAML double-quoted string (whose escapes match Quote's).
+func scalar(s string) string {
+	if plainSafe(s, false) {
+		return s
+	}
+	return Quote(s)
+}
+
+// plainSafe is a conservative test for YAML plain scalars. Values may not
+// hold characters that could look like structure ([, ], ", #, :); a key may
+// hold the quotes and brackets axfuse itself wrote.
+func plainSafe(s string, key bool) bool {
+	if s == "" || s != strings.TrimSpace(s) {
+		return false
+	}
+	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`.+0123456789~") {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	if !key && strings.ContainsAny(s, "[]{}\"\\#:`|>*&!%@") {
+		return false
+	}
+	for _, r := range s {
+		if needsEscape(r) || r == '\t' {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "null", "y", "n", ".inf", ".nan":
+		return false
+	}
+	return true
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Records testdata/captures/NAME.capture.json from testdata/pages/NAME.html
+# with axfuse itself (bin/axfuse), for the golden tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for page in testdata/pages/*.html; do
+  name=$(basename "$page" .html)
+  ./bin/axfuse capture "$page" -o "testdata/captures/$name.capture.json"
+  echo "recorded $name"
+done
