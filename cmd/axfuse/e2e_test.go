@@ -1,0 +1,320 @@
+package main
+
+// End-to-end tests: the real CLI code path against real headless Chromium
+// and pages served from loopback. Under CI=true a missing Chromium fails.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+)
+
+func needChromium(t *testing.T) string {
+	t.Helper()
+	p, err := chrome.FindBrowser("")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and no Chromium: %v", err)
+		}
+		t.Skipf("no Chromium (install Debian's chromium; under CI=true this fails): %v", err)
+	}
+	return p
+}
+
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	err := run(ctx, args, &out, &errOut)
+	return out.String(), err
+}
+
+func mustCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatalf("axfuse %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+func serve(t *testing.T, pages map[string]string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func servePage(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pages", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, map[string]string{"/": string(b)}).URL + "/"
+}
+
+func decode(t *testing.T, out string) *fuse.Observation {
+	t.Helper()
+	var obs fuse.Observation
+	if err := json.Unmarshal([]byte(out), &obs); err != nil {
+		t.Fatalf("JSON output does not decode: %v\n%s", err, out)
+	}
+	return &obs
+}
+
+func TestDemoPage(t *testing.T) {
+	needChromium(t)
+	out := mustCLI(t, "snapshot")
+	if n := strings.Count(out, `clickable "Add to cart" [ref=`); n != 3 {
+		t.Errorf("%d role-less Add to cart targets, want 3:\n%s", n, out)
+	}
+	for _, want := range []string{`navigation "Main"`, `textbox "Email" [required]`, `checkbox "Weekly trail tips" [checked]`,
+		`button "Unsubscribe" [disabled]`, `region "Cookie consent"`, `contentinfo`, `- /url: /tents`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo snapshot lacks %q:\n%s", want, out)
+		}
+	}
+	for _, hidden := range []string{"SECRET-42", "restock"} {
+		if strings.Contains(out, hidden) {
+			t.Errorf("hidden text %q printed", hidden)
+		}
+	}
+}
+
+// The page measures its own listener div and writes the box into its title.
+const listenerPage = `<!doctype html><html><head><title>t</title></head><body style="margin:30px">
+<p>Intro</p><div id=a style="width:150px;padding:5px">Add to cart</div>
+<script>
+const a = document.getElementById('a');
+a.addEventListener('click', () => {});
+const r = a.getBoundingClientRect();
+document.title = JSON.stringify([r.x, r.y, r.width, r.height]);
+</script></body></html>`
+
+func TestListenerDivInJSONNotInAXMode(t *testing.T) {
+	needChromium(t)
+	url := serve(t, map[string]string{"/": listenerPage}).URL + "/"
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", url))
+	var want [4]float64
+	if err := json.Unmarshal([]byte(obs.Title), &want); err != nil {
+		t.Fatalf("title %q: %v", obs.Title, err)
+	}
+	var found *fuse.Element
+	for i, el := range obs.Elements {
+		if el.Tag == "div" && el.Name == "Add to cart" {
+			found = &obs.Elements[i]
+		}
+	}
+	if found == nil {
+		t.Fatalf("listener div not among elements: %+v\n%s", obs.Elements, obs.Snapshot)
+	}
+	if !contains(found.Reasons, "listener:click") {
+		t.Errorf("reasons %v lack listener:click", found.Reasons)
+	}
+	for i := range want {
+		if found.Box == nil || math.Abs(found.Box[i]-want[i]) > 1 {
+			t.Fatalf("box %v, the browser measured %v", found.Box, want)
+		}
+	}
+	if !strings.Contains(obs.Snapshot, `- clickable "Add to cart" [ref=`+found.Ref+`]`) {
+		t.Errorf("YAML lacks the clickable line:\n%s", obs.Snapshot)
+	}
+	ax := decode(t, mustCLI(t, "snapshot", "--format", "json", "--mode", "ax", url))
+	for _, el := range ax.Elements {
+		if el.Tag == "div" {
+			t.Errorf("AX-only view lists the listener div: %+v", el)
+		}
+	}
+	if ax.Mode != "ax" || obs.Mode != "fused" {
+		t.Errorf("modes %q, %q", obs.Mode, ax.Mode)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHiddenTextNeverPrinted(t *testing.T) {
+	needChromium(t)
+	out := mustCLI(t, "snapshot", servePage(t, "hidden.html"))
+	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE-TEXT", "NOSCRIPT", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden"} {
+		if strings.Contains(out, s) {
+			t.Errorf("hidden %q printed:\n%s", s, out)
+		}
+	}
+	if !strings.Contains(out, "Visible heading") || !strings.Contains(out, "Revealed child") {
+		t.Errorf("visible content missing:\n%s", out)
+	}
+}
+
+var refRe = regexp.MustCompile(`\[ref=(e\d+)\]$`)
+
+func TestHostileNamesParse(t *testing.T) {
+	needChromium(t)
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", servePage(t, "hostile.html")))
+	var doc []any
+	if err := yaml.Unmarshal([]byte(obs.Snapshot), &doc); err != nil {
+		t.Fatalf("YAML does not parse: %v\n%s", err, obs.Snapshot)
+	}
+	refs := map[string]string{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case string:
+			if m := refRe.FindStringSubmatch(x); m != nil {
+				refs[m[1]] = x
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(k)
+				if l, ok := e.([]any); ok {
+					walk(l)
+				}
+			}
+		}
+	}
+	walk(doc)
+	if len(refs) != len(obs.Elements) || len(refs) < 30 {
+		t.Fatalf("%d refs in the YAML, %d elements", len(refs), len(obs.Elements))
+	}
+	for _, el := range obs.Elements {
+		key := refs[el.Ref]
+		_, rest, _ := strings.Cut(key, " ")
+		var name string
+		if el.Name != "" {
+			if err := json.NewDecoder(strings.NewReader(rest)).Decode(&name); err != nil {
+				t.Fatalf("%s: %q: %v", el.Ref, key, err)
+			}
+		}
+		if name != el.Name {
+			t.Errorf("%s: name reads back as %q, want %q", el.Ref, name, el.Name)
+		}
+	}
+}
+
+func TestCaptureReplaysToTheSameSnapshot(t *testing.T) {
+	needChromium(t)
+	url := servePage(t, "forms.html")
+	file := filepath.Join(t.TempDir(), "forms.capture.json")
+	mustCLI(t, "capture", url, "-o", file)
+	replay := mustCLI(t, "snapshot", "--from", file)
+	live := mustCLI(t, "snapshot", url)
+	if replay != live {
+		t.Errorf("replayed snapshot differs from the live one:\n%s\n---\n%s", replay, live)
+	}
+}
+
+// TestAttachWithoutNavigating starts a browser showing a page whose content
+// changes on every load, attaches twice, and sees the same content.
+func TestAttachWithoutNavigating(t *testing.T) {
+	browser := needChromium(t)
+	url := serve(t, map[string]string{"/": `<!doctype html><title>attach</title><h1 id=h></h1>
+<script>document.getElementById('h').textContent = 'load ' + Math.random().toString(36).slice(2)</script>`}).URL + "/"
+	dir := t.TempDir()
+	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + dir, "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu", url}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	cmd := exec.Command(browser, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	port := waitPort(t, filepath.Join(dir, "DevToolsActivePort"))
+	endpoint := "http://127.0.0.1:" + port
+	var first string
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		first = mustCLI(t, "snapshot", "--cdp", endpoint)
+		if strings.Contains(first, `heading "load `) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(first, `heading "load `) {
+		t.Fatalf("attached snapshot does not show the page:\n%s", first)
+	}
+	second := mustCLI(t, "snapshot", "--cdp", endpoint)
+	if first != second {
+		t.Errorf("the page changed between attached snapshots (was it navigated?):\n%s\n---\n%s", first, second)
+	}
+}
+
+func waitPort(t *testing.T, file string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(file); err == nil {
+			if port, _, ok := strings.Cut(string(b), "\n"); ok && port != "" {
+				return port
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("browser wrote no %s", file)
+	return ""
+}
+
+func TestClearErrors(t *testing.T) {
+	needChromium(t)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	dead := srv.URL
+	srv.Close()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"snapshot", dead + "/"}, "ERR_CONNECTION_REFUSED"},
+		{[]string{"snapshot", "--browser", "/nonexistent/chromium", "http://127.0.0.1:1/"}, "/nonexistent/chromium"},
+		{[]string{"snapshot", "--cdp", dead}, "attaching to"},
+		{[]string{"snapshot", "--format", "xml"}, "--format"},
+		{[]string{"snapshot", "--viewport", "big"}, "--viewport"},
+		{[]string{"snapshot", "--from", "/nonexistent.json"}, "nonexistent"},
+		{[]string{"frobnicate"}, "unknown command"},
+	}
+	for _, c := range cases {
+		_, err := runCLI(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("axfuse %v: error %v, want one mentioning %q", c.args, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("axfuse %v: error spans lines: %q", c.args, err)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package index
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestReasons(t *testing.T) {
+	cases := []struct {
+		name string
+		s    Signals
+		want []string
+	}{
+		{"button", Signals{Role: "button", Focusable: true}, []string{"role:button", "focusable"}},
+		{"link with href", Signals{Role: "link", HasHref: true, Focusable: true}, []string{"role:link", "focusable"}},
+		{"link without href", Signals{Role: "link"}, nil},
+		{"listener div", Signals{Role: "generic", Tag: "div", Listeners: []string{"click", "mousedown"}}, []string{"listener:click", "listener:mousedown"}},
+		{"non-click listener", Signals{Role: "generic", Listeners: []string{"keydown"}}, nil},
+		{"isClickable only", Signals{Role: "generic", Clickable: true}, []string{"clickable"}},
+		{"contenteditable", Signals{Role: "generic", Editable: true, Focusable: true}, []string{"focusable", "contenteditable"}},
+		{"delegated body", Signals{Tag: "body", Listeners: []string{"click"}, Root: true}, nil},
+		{"document", Signals{Role: "RootWebArea", Focusable: true}, nil},
+		{"plain text", Signals{Role: "paragraph"}, nil},
+	}
+	for _, c := range cases {
+		if got := Reasons(c.s); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestOnlyFromDOM(t *testing.T) {
+	if !OnlyFromDOM([]string{"listener:click", "clickable"}) || OnlyFromDOM([]string{"listener:click", "focusable"}) || OnlyFromDOM(nil) {
+		t.Error("OnlyFromDOM misjudges")
+	}
+}
+
+func TestTableKeepsRefsAndNeverReuses(t *testing.T) {
+	tb := NewTable()
+	a, b := Key{"F", 1}, Key{"F", 2}
+	if tb.Ref(a) != "e1" || tb.Ref(b) != "e2" || tb.Ref(a) != "e1" {
+		t.Fatal("refs not stable")
+	}
+	if tb.Ref(Key{"G", 1}) != "e3" {
+		t.Error("same backend id in another frame must get its own ref")
+	}
+}
