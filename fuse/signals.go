@@ -154,8 +154,19 @@ func (b *builder) linkURL(fd *frameData, ax *domsnap.AXNode, dom int) string {
 // stateOrder is the order states print in.
 var stateOrder = []string{"checked", "disabled", "expanded", "level", "pressed", "selected", "required", "readonly"}
 
+// liveRegion: a live region is kept even as an unnamed wrapper, since
+// agents watch it for the result of their actions.
+func liveRegion(ax *domsnap.AXNode) bool {
+	v, _ := ax.Prop("live")
+	return v == "polite" || v == "assertive"
+}
+
 func states(ax *domsnap.AXNode) []string {
 	var out []string
+	if liveRegion(ax) && !hasLiveRole(ax.Role) {
+		l, _ := ax.Prop("live")
+		out = append(out, "live="+l)
+	}
 	for _, name := range stateOrder {
 		v, ok := ax.Prop(name)
 		if !ok {
@@ -175,6 +186,15 @@ func states(ax *domsnap.AXNode) []string {
 		}
 	}
 	return out
+}
+
+// hasLiveRole: roles whose liveness is implied (status, alert, log, ...).
+func hasLiveRole(role string) bool {
+	switch role {
+	case "status", "alert", "log", "marquee", "timer":
+		return true
+	}
+	return false
 }
 
 // valueRoles print their current value.

@@ -273,7 +273,7 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		if n := b.roleless(fd, i, dom, sc); n != nil {
 			return n
 		}
-		if strings.TrimSpace(ax.Name) == "" {
+		if strings.TrimSpace(ax.Name) == "" && !liveRegion(ax) {
 			if ax.Role == "LabelText" && b.labelNames(fd, i, 0) {
 				sc.textCovered = true
 			}

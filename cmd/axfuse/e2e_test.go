@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -245,17 +246,27 @@ func TestAttachWithoutNavigating(t *testing.T) {
 	browser := needChromium(t)
 	url := serve(t, map[string]string{"/": `<!doctype html><title>attach</title><h1 id=h></h1>
 <script>document.getElementById('h').textContent = 'load ' + Math.random().toString(36).slice(2)</script>`}).URL + "/"
-	dir := t.TempDir()
+	// Not t.TempDir: the browser's helper processes may still write there
+	// while the test ends.
+	dir, err := os.MkdirTemp("", "axfuse-attach-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + dir, "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu", url}
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}
 	cmd := exec.Command(browser, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the whole process group
+		cmd.Wait()
+		os.RemoveAll(dir)
+	})
 	port := waitPort(t, filepath.Join(dir, "DevToolsActivePort"))
 	endpoint := "http://127.0.0.1:" + port
 	var first string
