@@ -5,11 +5,13 @@ go 1.26.8
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/tidwall/rtree v1.10.0
 	github.com/tiktoken-go/tokenizer v0.10.0
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/tidwall/geoindex v1.7.0 // indirect
 )
