@@ -8,6 +8,7 @@ require (
 	github.com/tidwall/rtree v1.10.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/image v0.48.0
 )
 
 require (

@@ -16,6 +16,8 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/screenshot"
 )
 
 //go:embed demo
@@ -23,16 +25,22 @@ var demoFiles embed.FS
 
 func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 	var c *domsnap.Capture
+	var shot []byte
 	var err error
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, err = captureLive(ctx, cfg)
+		c, shot, err = captureLive(ctx, cfg)
 	}
 	if err != nil {
 		return err
 	}
 	obs := fuse.Snapshot(c, fuse.Options{Mode: cfg.mode})
+	if shot != nil {
+		if err := writeScreenshot(cfg.screenshot, shot, obs); err != nil {
+			return err
+		}
+	}
 	if cfg.format == "json" {
 		return obs.WriteJSON(stdout)
 	}
@@ -41,7 +49,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 }
 
 func capture(ctx context.Context, cfg *config) error {
-	c, err := captureLive(ctx, cfg)
+	c, _, err := captureLive(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -49,13 +57,19 @@ func capture(ctx context.Context, cfg *config) error {
 }
 
 // captureLive reaches a browser, loads the page (or takes the attached
-// browser's current tab) and captures it.
-func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
+// browser's current tab) and captures it, with a viewport PNG when
+// --screenshot asks for one.
+func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, []byte, error) {
+	c, shot, err := captureTab(ctx, cfg)
+	return c, shot, err
+}
+
+func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []byte, err error) {
 	target := cfg.url
 	if target == "" && cfg.cdp == "" {
 		srv, err := serveDemo()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer srv.Close()
 		target = srv.URL
@@ -63,7 +77,7 @@ func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
 	if target != "" {
 		var err error
 		if target, err = normalizeURL(target); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	b, err := chrome.Open(ctx, chrome.Options{
@@ -71,7 +85,7 @@ func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
 		Width: cfg.width, Height: cfg.height, CallTimeout: cfg.timeout,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer b.Close()
 	var tab *chrome.Tab
@@ -81,15 +95,55 @@ func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
 		tab, err = b.NewTab()
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer tab.Close()
 	if target != "" {
 		if err := tab.Navigate(target, cfg.wait); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return tab.Capture()
+	if c, err = tab.Capture(); err != nil || cfg.screenshot == "" {
+		return c, nil, err
+	}
+	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
+	defer cancel()
+	shot, err = screenshot.Capture(sctx)
+	return c, shot, err
+}
+
+// writeScreenshot annotates the viewport PNG with every ref'd element and
+// records it in the observation.
+func writeScreenshot(path string, shot []byte, obs *fuse.Observation) error {
+	var marks []screenshot.Mark
+	for _, el := range obs.Elements {
+		if el.Box != nil {
+			marks = append(marks, screenshot.Mark{Ref: el.Ref, Kind: markKind(el), Box: *el.Box})
+		}
+	}
+	png, err := screenshot.Annotate(shot, marks, obs.Viewport.DevicePixelRatio)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return err
+	}
+	obs.Screenshot = &fuse.Screenshot{Path: path, Reason: "requested with --screenshot", Regions: []any{}}
+	return nil
+}
+
+func markKind(el fuse.Element) string {
+	switch {
+	case el.Tag == "canvas":
+		return screenshot.KindCanvas
+	case el.Role == "textbox" || el.Role == "searchbox" || el.Role == "spinbutton":
+		return screenshot.KindTextField
+	case el.Role == "link":
+		return screenshot.KindLink
+	case index.OnlyFromDOM(el.Reasons):
+		return screenshot.KindListener
+	}
+	return screenshot.KindControl
 }
 
 // normalizeURL accepts URLs and local file paths.

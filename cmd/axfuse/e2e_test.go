@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/screenshot"
 )
 
 func needChromium(t *testing.T) string {
@@ -328,4 +330,39 @@ func TestClearErrors(t *testing.T) {
 			t.Errorf("axfuse %v: error spans lines: %q", c.args, err)
 		}
 	}
+}
+
+func TestScreenshotFlagAnnotates(t *testing.T) {
+	needChromium(t)
+	url := serve(t, map[string]string{"/": listenerPage}).URL + "/"
+	path := filepath.Join(t.TempDir(), "shot.png")
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", "--screenshot", path, url))
+	if obs.Screenshot == nil || obs.Screenshot.Path != path {
+		t.Fatalf("screenshot field %+v", obs.Screenshot)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 1280 || img.Bounds().Dy() != 720 {
+		t.Errorf("screenshot is %v, want the 1280x720 viewport", img.Bounds())
+	}
+	for _, el := range obs.Elements {
+		if el.Tag != "div" {
+			continue
+		}
+		// Left edge, half-way down: the listener-only outline colour.
+		r, g, b, _ := img.At(int(el.Box[0])+1, int(el.Box[1]+el.Box[3]/2)).RGBA()
+		want := screenshot.Colour(screenshot.KindListener)
+		if uint8(r>>8) != want.R || uint8(g>>8) != want.G || uint8(b>>8) != want.B {
+			t.Errorf("no listener outline at the div's left edge: got %d,%d,%d", r>>8, g>>8, b>>8)
+		}
+		return
+	}
+	t.Fatal("no listener div element")
 }

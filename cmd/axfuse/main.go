@@ -41,6 +41,8 @@ Flags (snapshot, capture):
   --format yaml|json output format (default yaml)
   --mode fused|ax    fused view (default) or the AX-only view
   --from FILE        read a recorded capture instead of a browser
+  --screenshot PATH  (snapshot) also write the viewport as a PNG with every
+                     ref's box outlined and labelled
   -o FILE            (capture) where to write the capture
 `
 
@@ -90,7 +92,7 @@ type config struct {
 	cmd                string
 	url                string
 	cdp, browser, from string
-	out                string
+	out, screenshot    string
 	format, mode       string
 	width, height      int
 	wait, timeout      time.Duration
@@ -104,6 +106,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.browser, "browser", "", "")
 	fs.StringVar(&cfg.from, "from", "", "")
 	fs.StringVar(&cfg.out, "o", "", "")
+	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
 	fs.StringVar(&cfg.format, "format", "yaml", "")
 	fs.StringVar(&cfg.mode, "mode", "fused", "")
 	viewport := fs.String("viewport", "1280x720", "")
@@ -142,6 +145,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cmd == "capture" && (cfg.url == "" && cfg.cdp == "" || cfg.out == "") {
 		return nil, usageError{errors.New("capture needs a URL (or --cdp) and -o FILE")}
+	}
+	if cfg.screenshot != "" && (cfg.from != "" || cmd != "snapshot") {
+		return nil, usageError{errors.New("--screenshot needs a live snapshot (not --from, not capture)")}
 	}
 	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
 		return nil, usageError{errors.New("--from replays a capture; it takes no URL or --cdp")}

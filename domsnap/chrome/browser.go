@@ -247,6 +247,10 @@ func (t *Tab) init(setViewport bool) error {
 	return nil
 }
 
+// Context is the tab's chromedp context, for the other package that talks
+// to the browser (screenshot). Calls on it should carry their own deadline.
+func (t *Tab) Context() context.Context { return t.ctx }
+
 // Close closes a tab this process opened, or detaches from an attached one.
 func (t *Tab) Close() { t.cancel() }
 
