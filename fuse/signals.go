@@ -241,16 +241,26 @@ func normalize(ns []*Node) []*Node {
 		out = append(out, n)
 	}
 	final := out[:0]
-	for _, n := range out {
+	for k, n := range out {
 		if n.Role == "text" {
 			n.Text = clean(n.Text)
-			if n.Text == "" {
+			if n.Text == "" || k+1 < len(out) && labels(n.Text, out[k+1]) {
 				continue
 			}
 		}
 		final = append(final, n)
 	}
 	return final
+}
+
+// labels: a text that Chrome used as the name of the control right after
+// it (name source label/labelfor) is not printed twice.
+func labels(text string, next *Node) bool {
+	switch next.nameFrom {
+	case "label", "labelfor", "labelwrapped":
+		return clean(next.Name) == text
+	}
+	return false
 }
 
 // labelNames reports whether a label node holds a control whose name Chrome

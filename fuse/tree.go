@@ -47,6 +47,9 @@ type Node struct {
 	// owner is the AX parent of a text line: texts of one owner join as
 	// written, texts of different blocks join with a space.
 	owner string
+	// nameFrom is Chrome's name source, which tells whether a label's text
+	// beside this node is already its name.
+	nameFrom string
 }
 
 // Element is one ref'd element in the JSON form.
@@ -207,6 +210,7 @@ type scope struct {
 	insideControl bool // ax mode: inside a control
 	refBox        *layout.Box
 	refRole       string
+	parentNameBy  string // the name source of the nearest kept ancestor
 }
 
 func (b *builder) emitFrame(fd *frameData, sc scope) []*Node {
@@ -280,12 +284,16 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 			return b.children(fd, i, dom, sc)
 		}
 	}
-	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
+	if ax.Role == "Legend" && sc.parentNameBy == "legend" {
+		return nil // the group's name already is the legend's text
+	}
+	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax), nameFrom: ax.NameFrom}
 	if ax.Role == "link" {
 		n.URL = b.linkURL(fd, ax, dom)
 	}
 	reasons := index.Reasons(b.signals(fd, ax, dom))
 	sc = b.assignRef(n, fd, ax.Backend, dom, reasons, sc)
+	sc.parentNameBy = ax.NameFrom
 	if !leafRoles[ax.Role] {
 		if ax.Name != "" && ax.NameFrom == "contents" {
 			sc.textCovered = true
