@@ -119,6 +119,9 @@ type Layout struct {
 	PaintOrder      int64  `json:"paintOrder,omitempty"`
 	StackingContext bool   `json:"stackingContext,omitempty"`
 	Text            string `json:"text,omitempty"` // layout text of a text node
+	// Fragments are a text node's line boxes (document coordinates): a
+	// wrapped link is clickable on its lines, not on the whole box.
+	Fragments []Rect `json:"fragments,omitempty"`
 }
 
 // Rect is x, y, width, height; its JSON form is a 4-number array.
@@ -151,6 +154,7 @@ func finite(f float64) float64 {
 var StyleProperties = []string{
 	"display", "visibility", "opacity", "cursor", "pointer-events",
 	"overflow-x", "overflow-y", "position", "background-color", "z-index",
+	"clip", "clip-path",
 }
 
 // Style is one computed-style tuple.
@@ -165,6 +169,8 @@ type Style struct {
 	Position        string `json:"position,omitempty"`
 	BackgroundColor string `json:"backgroundColor,omitempty"`
 	ZIndex          string `json:"zIndex,omitempty"`
+	Clip            string `json:"clip,omitempty"`
+	ClipPath        string `json:"clipPath,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -176,7 +182,7 @@ func StyleFromValues(v []string) Style {
 		}
 		return ""
 	}
-	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9)}
+	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11)}
 }
 
 // Frame is one frame and its accessibility tree.

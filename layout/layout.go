@@ -9,6 +9,7 @@ package layout
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
 )
@@ -20,6 +21,7 @@ type Box struct{ X, Y, W, H float64 }
 type Geometry struct {
 	Viewport domsnap.Viewport
 	Docs     []DocGeometry
+	c        *domsnap.Capture
 }
 
 // DocGeometry is one document's geometry, indexed like Document.Nodes.
@@ -30,12 +32,42 @@ type DocGeometry struct {
 	Boxes            []Box
 	HasBox           []bool
 	Visible          []bool
+	// Shown is the part of each box left by the clips of overflow
+	// ancestors and iframe viewports (zero when clipped away).
+	Shown []Box
+	// End is the index of each node's last descendant (nodes are in tree
+	// order, so a subtree is the range i..End[i]).
+	End []int32
+	// base is the clip of the document as a whole: none for the top-level
+	// document, the iframe's content box for a child document.
+	base rect
+}
+
+// rect is a clip region; infinite sides mean "no clip on that side".
+type rect struct{ x0, y0, x1, y1 float64 }
+
+var noClip = rect{math.Inf(-1), math.Inf(-1), math.Inf(1), math.Inf(1)}
+
+func (r rect) intersect(o rect) rect {
+	return rect{math.Max(r.x0, o.x0), math.Max(r.y0, o.y0), math.Min(r.x1, o.x1), math.Min(r.y1, o.y1)}
+}
+
+func boxRect(b Box) rect { return rect{b.X, b.Y, b.X + b.W, b.Y + b.H} }
+
+func (r rect) box() Box {
+	if r.x1 <= r.x0 || r.y1 <= r.y0 {
+		return Box{}
+	}
+	return Box{r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0}
 }
 
 // Compute derives the geometry of every node of the capture.
 func Compute(c *domsnap.Capture) *Geometry {
-	g := &Geometry{Viewport: c.Viewport, Docs: make([]DocGeometry, len(c.Documents))}
+	g := &Geometry{Viewport: c.Viewport, Docs: make([]DocGeometry, len(c.Documents)), c: c}
 	g.Docs[0].OffsetX, g.Docs[0].OffsetY = -c.Viewport.ScrollX, -c.Viewport.ScrollY
+	for d := range g.Docs {
+		g.Docs[d].base = noClip
+	}
 	for d := range c.Documents {
 		g.computeDocument(c, d)
 	}
@@ -47,14 +79,43 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	dg := &g.Docs[d]
 	n := len(doc.Nodes)
 	dg.Boxes, dg.HasBox, dg.Visible = make([]Box, n), make([]bool, n), make([]bool, n)
-	// hiddenByAncestor carries opacity 0 down: it is not inherited in CSS
-	// but hides the whole subtree.
+	dg.Shown, dg.End = make([]Box, n), make([]int32, n)
+	// transparent carries opacity 0 down: it is not inherited in CSS but
+	// hides the whole subtree. flow and abs are the clips that in-flow and
+	// absolutely positioned descendants inherit.
 	transparent := make([]bool, n)
+	flow, abs := make([]rect, n), make([]rect, n)
 	for i := range doc.Nodes {
 		node := &doc.Nodes[i]
-		if p := node.Parent; p >= 0 {
-			transparent[i] = transparent[p]
+		dg.End[i] = int32(i)
+		p := node.Parent
+		var st domsnap.Style
+		if node.Layout != nil && node.Layout.Style >= 0 {
+			st = doc.Styles[node.Layout.Style]
 		}
+		clip := dg.base
+		position := st.Position
+		if node.Type != domsnap.ElementNode {
+			position = "" // a text node's style is its parent's
+		}
+		if p >= 0 {
+			transparent[i] = transparent[p]
+			switch position {
+			case "fixed":
+				clip = dg.base
+			case "absolute":
+				clip = abs[p]
+			default:
+				clip = flow[p]
+			}
+		}
+		// flow: clip for in-flow descendants; abs: for absolutely positioned
+		// ones, whose containing block is the nearest positioned ancestor.
+		flow[i], abs[i] = clip, dg.base
+		if p >= 0 {
+			abs[i] = abs[p]
+		}
+		positioned := position != "" && position != "static"
 		l := node.Layout
 		if l == nil {
 			continue
@@ -63,38 +124,130 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		if !finite(b.X, b.Y, b.W, b.H) {
 			continue
 		}
-		dg.Boxes[i] = Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
-		dg.HasBox[i] = true
-		var st domsnap.Style
-		if l.Style >= 0 {
-			st = doc.Styles[l.Style]
+		box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
+		dg.Boxes[i], dg.HasBox[i] = box, true
+		if clipsAway(st) || closedDetails(doc, i) {
+			clip = rect{} // clipped away, with everything inside it
+			flow[i], abs[i] = clip, clip
 		}
+		dg.Shown[i] = boxRect(box).intersect(clip).box()
 		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && op <= 0 {
 			transparent[i] = true
 		}
+		area := dg.Shown[i].W * dg.Shown[i].H
 		dg.Visible[i] = !transparent[i] && st.Display != "none" &&
-			st.Visibility != "hidden" && st.Visibility != "collapse" &&
-			(b.W > 0 && b.H > 0 || node.Type == domsnap.TextNode)
+			st.Visibility != "hidden" && st.Visibility != "collapse" && area > 0
+		if own, ok := overflowClip(node, st, box); ok {
+			flow[i] = flow[i].intersect(own)
+		}
+		if positioned {
+			abs[i] = flow[i]
+		}
 		if cd := node.ContentDocument; cd > d {
-			g.placeChild(c, d, i, cd)
+			g.placeChild(c, d, i, cd, clip)
+		}
+	}
+	for i := n - 1; i > 0; i-- {
+		if p := doc.Nodes[i].Parent; p >= 0 && dg.End[i] > dg.End[p] {
+			dg.End[p] = dg.End[i]
 		}
 	}
 }
 
-// placeChild sets the offset of the iframe document cd owned by node i of
-// document d: the iframe's box plus its border (clientLeft/Top), less the
-// child document's own scroll.
-func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int) {
+// overflowClip is the clip an element with overflow other than visible puts
+// on its content: its padding box (border box less borders), per axis. The
+// root's overflow applies to the viewport, never to the html or body box.
+func overflowClip(node *domsnap.Node, st domsnap.Style, box Box) (rect, bool) {
+	clipX, clipY := clips(st.OverflowX), clips(st.OverflowY)
+	if !clipX && !clipY || node.Type != domsnap.ElementNode || node.Name == "HTML" || node.Name == "BODY" {
+		return rect{}, false
+	}
+	pad := boxRect(box)
+	if cl := node.Layout.Client; cl != nil && finite(cl.X, cl.Y, cl.W, cl.H) && cl.W > 0 && cl.H > 0 {
+		pad = rect{box.X + cl.X, box.Y + cl.Y, box.X + cl.X + cl.W, box.Y + cl.Y + cl.H}
+	}
+	r := noClip
+	if clipX {
+		r.x0, r.x1 = pad.x0, pad.x1
+	}
+	if clipY {
+		r.y0, r.y1 = pad.y0, pad.y1
+	}
+	return r, true
+}
+
+// clipsAway reports a CSS clip or clip-path that leaves nothing: the
+// visually-hidden pattern (clip: rect(0 0 0 0), clip-path: inset(50%)).
+func clipsAway(st domsnap.Style) bool {
+	if strings.HasPrefix(st.Clip, "rect(") {
+		f := strings.FieldsFunc(strings.TrimSuffix(strings.TrimPrefix(st.Clip, "rect("), ")"), func(r rune) bool { return r == ',' || r == ' ' })
+		if len(f) == 4 {
+			v := make([]float64, 4)
+			ok := true
+			for k, x := range f {
+				var err error
+				if v[k], err = strconv.ParseFloat(strings.TrimSuffix(x, "px"), 64); err != nil {
+					ok = false
+				}
+			}
+			// rect(top, right, bottom, left)
+			if ok && (v[2] <= v[0] || v[1] <= v[3]) {
+				return true
+			}
+		}
+	}
+	switch strings.ReplaceAll(st.ClipPath, " ", "") {
+	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0px at 50% 50%)":
+		return true
+	}
+	return false
+}
+
+// closedDetails: the content of a closed <details>, other than its first
+// summary, is not rendered though DOMSnapshot may still give it a box.
+func closedDetails(doc *domsnap.Document, i int) bool {
+	n := &doc.Nodes[i]
+	p := n.Parent
+	if p < 0 || doc.Nodes[p].Name != "DETAILS" {
+		return false
+	}
+	if _, open := doc.Nodes[p].Attr("open"); open {
+		return false
+	}
+	if n.Name != "SUMMARY" {
+		return true
+	}
+	for k := int(p) + 1; k < i; k++ { // an earlier summary sibling wins
+		if doc.Nodes[k].Parent == p && doc.Nodes[k].Name == "SUMMARY" {
+			return true
+		}
+	}
+	return false
+}
+
+func clips(overflow string) bool {
+	switch overflow {
+	case "hidden", "scroll", "auto", "clip", "overlay":
+		return true
+	}
+	return false
+}
+
+// placeChild sets the offset and clip of the iframe document cd owned by
+// node i of document d: the iframe's box plus its border (clientLeft/Top),
+// less the child document's own scroll; the clip is the iframe's content
+// box within the iframe's own clip.
+func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 	owner := c.Documents[d].Nodes[i].Layout
 	box := g.Docs[d].Boxes[i]
-	x, y := box.X, box.Y
-	if owner.Client != nil && finite(owner.Client.X, owner.Client.Y) {
-		x += owner.Client.X
-		y += owner.Client.Y
+	content := boxRect(box)
+	if cl := owner.Client; cl != nil && finite(cl.X, cl.Y, cl.W, cl.H) {
+		content = rect{box.X + cl.X, box.Y + cl.Y, box.X + cl.X + cl.W, box.Y + cl.Y + cl.H}
 	}
 	child := &c.Documents[cd]
-	g.Docs[cd].OffsetX = x - finiteOr(child.ScrollX)
-	g.Docs[cd].OffsetY = y - finiteOr(child.ScrollY)
+	g.Docs[cd].OffsetX = content.x0 - finiteOr(child.ScrollX)
+	g.Docs[cd].OffsetY = content.y0 - finiteOr(child.ScrollY)
+	g.Docs[cd].base = content.intersect(clip)
 }
 
 // Box returns the viewport box of a node and whether it has one.
@@ -113,6 +266,56 @@ func (g *Geometry) IsVisible(doc, node int) bool {
 	}
 	return g.Docs[doc].Visible[node]
 }
+
+// Fragments returns a text node's line boxes in viewport coordinates,
+// clipped like the node.
+func (g *Geometry) Fragments(doc, node int) []Box {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Shown) {
+		return nil
+	}
+	l := g.c.Documents[doc].Nodes[node].Layout
+	if l == nil || len(l.Fragments) == 0 {
+		return nil
+	}
+	dg := &g.Docs[doc]
+	shown := boxRect(dg.Shown[node])
+	out := make([]Box, 0, len(l.Fragments))
+	for _, f := range l.Fragments {
+		if !finite(f.X, f.Y, f.W, f.H) {
+			continue
+		}
+		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(shown).box()
+		if b.W > 0 && b.H > 0 {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// ShownBox returns the part of a node's box its clips leave.
+func (g *Geometry) ShownBox(doc, node int) Box {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Shown) {
+		return Box{}
+	}
+	return g.Docs[doc].Shown[node]
+}
+
+// Contains reports whether node b lies in the subtree of node a (a itself
+// included) within one document.
+func (g *Geometry) Contains(doc, a, b int) bool {
+	if doc < 0 || doc >= len(g.Docs) || a < 0 || a >= len(g.Docs[doc].End) {
+		return false
+	}
+	return b >= a && b <= int(g.Docs[doc].End[a])
+}
+
+// ViewportBox is the top-level viewport grown by margin on every side.
+func (g *Geometry) ViewportBox(margin float64) Box {
+	return Box{-margin, -margin, g.Viewport.Width + 2*margin, g.Viewport.Height + 2*margin}
+}
+
+// Intersect returns the overlap of two boxes (zero when none).
+func Intersect(a, b Box) Box { return boxRect(a).intersect(boxRect(b)).box() }
 
 // InViewport reports whether a box intersects the viewport grown by margin
 // CSS px on every side.

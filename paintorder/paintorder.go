@@ -1,13 +1,16 @@
 // Package paintorder indexes painted boxes by position in an R-tree
-// (github.com/tidwall/rtree), with their DOMSnapshot paint order, to answer
-// which node a click at a point reaches.
+// (github.com/tidwall/rtree), one per document, with their DOMSnapshot
+// paint order, and answers what a person at the screen can reach: which
+// node a click at a point hits, and for each node whether boxes painted
+// after it cover it, what fraction stays visible, and a point where a click
+// would reach it.
 //
 // It reads a capture and its layout geometry; it never talks to the browser.
-// Clips from overflow and cross-document hits are the occlusion issue's
-// work; this package answers for each document on its own.
 package paintorder
 
 import (
+	"math"
+
 	"github.com/tidwall/rtree"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -19,58 +22,94 @@ type Hit struct {
 	Doc, Node int
 }
 
-// entry is what the tree stores: the node and its paint order.
+// entry is what a tree stores: the node and its paint order.
 type entry struct {
-	node  int
+	node  int32
 	order int64
 }
 
-// Index is one R-tree of painted, hit-testable boxes per document.
+// Index holds one R-tree of hit-testable boxes per document.
 type Index struct {
 	c     *domsnap.Capture
+	g     *layout.Geometry
 	trees []rtree.RTreeG[entry]
+	// owner is, per document, the iframe node that holds it (Doc -1 for the
+	// top-level document).
+	owner []Hit
 }
 
-// Build indexes every visible box that receives pointer events.
+// Build indexes every visible element box (as its clips leave it) that
+// receives pointer events. pointer-events: none never occludes.
 func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
-	ix := &Index{c: c, trees: make([]rtree.RTreeG[entry], len(c.Documents))}
+	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents))}
+	for d := range ix.owner {
+		ix.owner[d] = Hit{-1, -1}
+	}
 	for d := range c.Documents {
 		doc := &c.Documents[d]
 		for i := range doc.Nodes {
 			n := &doc.Nodes[i]
-			if n.Layout == nil || n.Type != domsnap.ElementNode || !g.IsVisible(d, i) || noPointer(doc, n) {
+			if cd := n.ContentDocument; cd > d && cd < len(ix.owner) && ix.owner[cd].Doc < 0 {
+				ix.owner[cd] = Hit{d, i}
+			}
+			target := ix.foreignRoot(d, i)
+			if n.PseudoType != "" && n.Parent >= 0 {
+				target = int(n.Parent) // ::before, ::marker... hit their element
+			}
+			if !ix.paintable(d, i) || !ix.HitTestable(d, target) {
 				continue
 			}
-			b, _ := g.Box(d, i)
-			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{i, n.Layout.PaintOrder})
+			b := g.ShownBox(d, i)
+			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{int32(target), n.Layout.PaintOrder})
 		}
 	}
 	return ix
 }
 
-// noPointer: pointer-events none lets clicks through (it is inherited, so
-// the computed value of each node already says it).
-func noPointer(doc *domsnap.Document, n *domsnap.Node) bool {
-	s := n.Layout.Style
-	return s >= 0 && doc.Styles[s].PointerEvents == "none"
+// paintable: a visible laid-out element box that is not a table row or
+// section (whose gaps between cells hit the table, not the row).
+func (ix *Index) paintable(d, i int) bool {
+	n := &ix.c.Documents[d].Nodes[i]
+	if n.Layout == nil || n.Type != domsnap.ElementNode || !ix.g.IsVisible(d, i) {
+		return false
+	}
+	if s := n.Layout.Style; s >= 0 {
+		switch ix.c.Documents[d].Styles[s].Display {
+		case "table-row", "table-row-group", "table-header-group", "table-footer-group", "table-column", "table-column-group":
+			return false
+		}
+	}
+	return true
 }
 
-// TopAt returns the element of document doc painted last at (x, y), in
-// viewport CSS px: the node a click there reaches.
-func (ix *Index) TopAt(doc int, x, y float64) (Hit, bool) {
-	if doc < 0 || doc >= len(ix.trees) {
-		return Hit{}, false
-	}
-	best, found := entry{order: -1}, false
-	ix.trees[doc].Search([2]float64{x, y}, [2]float64{x, y}, func(_, _ [2]float64, e entry) bool {
-		// Later paint wins; on a tie (painted together) the deeper node,
-		// which comes later in tree order, wins.
-		if e.order > best.order || e.order == best.order && e.node > best.node {
-			best, found = e, true
+// foreignRoot maps an element inside an <svg> or <math> tree to that tree's
+// root: hits on shapes and glyphs follow their geometry, not their boxes,
+// so the root stands for them. Other nodes map to themselves. (SVG and
+// MathML elements keep lower-case node names; HTML ones are upper case.)
+func (ix *Index) foreignRoot(d, i int) int {
+	nodes := ix.c.Documents[d].Nodes
+	root := i
+	for k, depth := i, 0; k >= 0 && depth < 4096; k, depth = int(nodes[k].Parent), depth+1 {
+		name := nodes[k].Name
+		if name == "" || nodes[k].Type != domsnap.ElementNode || name[0] < 'a' || name[0] > 'z' {
+			break
 		}
-		return true
-	})
-	return Hit{doc, best.node}, found
+		if name == "svg" || name == "math" {
+			root = k
+		}
+	}
+	return root
+}
+
+// HitTestable reports whether a click can land on the node: a visible
+// element (not a pseudo element) that receives pointer events.
+func (ix *Index) HitTestable(d, i int) bool {
+	n := &ix.c.Documents[d].Nodes[i]
+	if n.Layout == nil || n.Type != domsnap.ElementNode || n.PseudoType != "" || !ix.g.IsVisible(d, i) {
+		return false
+	}
+	s := n.Layout.Style
+	return s < 0 || ix.c.Documents[d].Styles[s].PointerEvents != "none"
 }
 
 // Len is the number of indexed boxes of a document.
@@ -79,4 +118,56 @@ func (ix *Index) Len(doc int) int {
 		return 0
 	}
 	return ix.trees[doc].Len()
+}
+
+// Owner returns the iframe node that holds document doc.
+func (ix *Index) Owner(doc int) (Hit, bool) {
+	if doc <= 0 || doc >= len(ix.owner) || ix.owner[doc].Doc < 0 {
+		return Hit{}, false
+	}
+	return ix.owner[doc], true
+}
+
+// TopAt returns the element painted last at (x, y) in viewport CSS px — the
+// node a click there reaches — descending into iframe documents.
+func (ix *Index) TopAt(x, y float64) (Hit, bool) {
+	return ix.topIn(0, x, y, 0)
+}
+
+func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
+	if doc < 0 || doc >= len(ix.trees) || depth > 32 {
+		return Hit{}, false
+	}
+	best, found := entry{order: math.MinInt64}, false
+	ix.trees[doc].Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e entry) bool {
+		if x >= hi[0] || y >= hi[1] {
+			return true // boxes are half-open, as in the browser's hit test
+		}
+		// Later paint wins; on a tie (painted together) the later node in
+		// tree order, which includes descendants, wins.
+		if e.order > best.order || e.order == best.order && e.node > best.node {
+			best, found = e, true
+		}
+		return true
+	})
+	if !found {
+		return Hit{}, false
+	}
+	hit := Hit{doc, int(best.node)}
+	if cd := ix.c.Documents[doc].Nodes[hit.Node].ContentDocument; cd > doc {
+		if inner, ok := ix.topIn(cd, x, y, depth+1); ok {
+			return inner, true
+		}
+	}
+	return hit, true
+}
+
+// paintsOver reports whether entry e (in the same document as node i) is
+// painted after node i and is neither its ancestor nor its descendant.
+func (ix *Index) paintsOver(doc, i int, order int64, e entry) bool {
+	j := int(e.node)
+	if ix.g.Contains(doc, i, j) || ix.g.Contains(doc, j, i) {
+		return false
+	}
+	return e.order > order || e.order == order && j > i
 }

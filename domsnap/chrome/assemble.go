@@ -107,6 +107,7 @@ func convertDocument(d *domsnapshot.DocumentSnapshot, strs []string, listeners m
 		}
 	}
 	convertLayout(&doc, d.Layout, strs)
+	convertTextBoxes(&doc, d.Layout, d.TextBoxes)
 	return doc
 }
 
@@ -178,6 +179,24 @@ func convertLayout(doc *domsnap.Document, l *domsnapshot.LayoutTreeSnapshot, str
 			lay.Style = internStyle(doc, styleIndex, l.Styles[k], strs)
 		}
 		doc.Nodes[ni].Layout = lay
+	}
+}
+
+// convertTextBoxes attaches the line boxes of each text node.
+func convertTextBoxes(doc *domsnap.Document, l *domsnapshot.LayoutTreeSnapshot, tb *domsnapshot.TextBoxSnapshot) {
+	if l == nil || tb == nil {
+		return
+	}
+	for k, li := range tb.LayoutIndex {
+		if li < 0 || int(li) >= len(l.NodeIndex) || k >= len(tb.Bounds) {
+			continue
+		}
+		ni := l.NodeIndex[li]
+		if ni < 0 || int(ni) >= len(doc.Nodes) || doc.Nodes[ni].Layout == nil {
+			continue
+		}
+		lay := doc.Nodes[ni].Layout
+		lay.Fragments = append(lay.Fragments, rect(tb.Bounds[k]))
 	}
 }
 

@@ -78,6 +78,7 @@ func (t *Tab) discoverListeners(p *parts) {
 type serialized struct {
 	Type  string          `json:"type"`
 	Value json.RawMessage `json:"value"`
+	Ref   int64           `json:"weakLocalObjectReference"`
 }
 
 func decodeListeners(raw []byte) (map[int64][]string, error) {

@@ -1,0 +1,212 @@
+package paintorder
+
+import (
+	"github.com/axfuse/axfuse/layout"
+)
+
+// Verdict says what a person at the screen can see and reach of a node.
+type Verdict struct {
+	// InViewport: some of the node's shown box lies in the viewport.
+	InViewport bool
+	// Fraction of the shown, in-viewport box that no later-painted box
+	// covers (0 when covered entirely).
+	Fraction float64
+	// Occluded: in the viewport and covered entirely.
+	Occluded bool
+	// Point is where a click reaches the node (viewport CSS px), when it
+	// is in the viewport and not occluded.
+	Point [2]float64
+	// By is the element painted over the centre of the node's box, when
+	// something is: the cover to name.
+	By    Hit
+	HasBy bool
+}
+
+// maxPieces bounds the rectangle subtraction; past it the remaining
+// uncovered area is sampled instead.
+const maxPieces = 256
+
+// minArea is the uncovered area (CSS px²) below which a node counts as
+// covered: slivers from rounding are not a place to click.
+const minArea = 1.0
+
+// Check measures node (doc, i): its uncovered area within the viewport,
+// by subtracting the shown boxes of every element painted after it that
+// receives pointer events — in its own document, and in each document
+// above it, over the iframe that holds it.
+func (ix *Index) Check(doc, i int) Verdict {
+	var v Verdict
+	if doc < 0 || doc >= len(ix.trees) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
+		return v
+	}
+	view := layout.Intersect(ix.g.ShownBox(doc, i), ix.g.ViewportBox(0))
+	if view.W <= 0 || view.H <= 0 {
+		return v
+	}
+	v.InViewport = true
+	pieces := []layout.Box{view}
+	exact := true
+	ix.eachCover(doc, i, view, func(h Hit, b layout.Box) {
+		if !exact {
+			return
+		}
+		pieces = subtract(pieces, b)
+		if len(pieces) > maxPieces {
+			exact = false
+		}
+	})
+	if !exact {
+		return ix.sampled(doc, i, view)
+	}
+	total := 0.0
+	best := -1
+	for k, p := range pieces {
+		a := p.W * p.H
+		total += a
+		if best < 0 || a > pieces[best].W*pieces[best].H {
+			best = k
+		}
+	}
+	v.Fraction = total / (view.W * view.H)
+	cx, cy := view.X+view.W/2, view.Y+view.H/2
+	if h, ok := ix.coverAt(doc, i, cx, cy); ok {
+		v.By, v.HasBy = h, true
+	}
+	if total < minArea {
+		v.Occluded, v.Fraction = true, 0
+		return v
+	}
+	if x, y, ok := ix.onText(doc, i, pieces); ok {
+		v.Point = [2]float64{x, y}
+	} else if inAny(pieces, cx, cy) {
+		v.Point = [2]float64{cx, cy}
+	} else {
+		p := pieces[best]
+		v.Point = [2]float64{p.X + p.W/2, p.Y + p.H/2}
+	}
+	return v
+}
+
+// onText picks, for an inline element, the centre of its first uncovered
+// line of text: the union box of a wrapped inline holds empty space that a
+// click would give to the parent.
+func (ix *Index) onText(doc, i int, pieces []layout.Box) (float64, float64, bool) {
+	n := &ix.c.Documents[doc].Nodes[i]
+	if n.Layout == nil || n.Layout.Style < 0 || ix.c.Documents[doc].Styles[n.Layout.Style].Display != "inline" {
+		return 0, 0, false
+	}
+	end := int(ix.g.Docs[doc].End[i])
+	nodes := ix.c.Documents[doc].Nodes
+	for k, seen := i+1, 0; k <= end && seen < 64; k++ {
+		if nodes[k].PseudoType != "" {
+			k = int(ix.g.Docs[doc].End[k]) // generated content (quotes, icons)
+			continue
+		}
+		for _, f := range ix.g.Fragments(doc, k) {
+			seen++
+			x, y := f.X+f.W/2, f.Y+f.H/2
+			if inAny(pieces, x, y) {
+				return x, y, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// eachCover calls f with every box painted over node (doc, i) within area,
+// following the chain of iframes up to the top-level document.
+func (ix *Index) eachCover(doc, i int, area layout.Box, f func(Hit, layout.Box)) {
+	for depth := 0; doc >= 0 && depth < 32; depth++ {
+		order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
+		ix.trees[doc].Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(_, _ [2]float64, e entry) bool {
+			if ix.paintsOver(doc, i, order, e) {
+				f(Hit{doc, int(e.node)}, ix.g.ShownBox(doc, int(e.node)))
+			}
+			return true
+		})
+		o := ix.owner[doc]
+		if o.Doc < 0 || ix.c.Documents[o.Doc].Nodes[o.Node].Layout == nil {
+			return
+		}
+		doc, i = o.Doc, o.Node
+	}
+}
+
+// coverAt returns the topmost box painted over node (doc, i) at (x, y).
+func (ix *Index) coverAt(doc, i int, x, y float64) (Hit, bool) {
+	var best Hit
+	var bestOrder int64
+	found := false
+	ix.eachCover(doc, i, layout.Box{X: x, Y: y}, func(h Hit, b layout.Box) {
+		if x < b.X || y < b.Y || x >= b.X+b.W || y >= b.Y+b.H {
+			return
+		}
+		o := ix.c.Documents[h.Doc].Nodes[h.Node].Layout.PaintOrder
+		// Prefer the cover nearest the top-level document, then the top one.
+		if !found || h.Doc < best.Doc || h.Doc == best.Doc && (o > bestOrder || o == bestOrder && h.Node > best.Node) {
+			best, bestOrder, found = h, o, true
+		}
+	})
+	return best, found
+}
+
+// sampled measures coverage on a 16×16 grid when exact subtraction would
+// cost too much (hundreds of small covers).
+func (ix *Index) sampled(doc, i int, view layout.Box) Verdict {
+	v := Verdict{InViewport: true}
+	const n = 16
+	hits := 0
+	bestD := -1.0
+	cx, cy := view.X+view.W/2, view.Y+view.H/2
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			x := view.X + (float64(a)+0.5)*view.W/n
+			y := view.Y + (float64(b)+0.5)*view.H/n
+			if _, covered := ix.coverAt(doc, i, x, y); covered {
+				continue
+			}
+			hits++
+			if d := (x-cx)*(x-cx) + (y-cy)*(y-cy); bestD < 0 || d < bestD {
+				bestD, v.Point = d, [2]float64{x, y}
+			}
+		}
+	}
+	v.Fraction = float64(hits) / (n * n)
+	v.Occluded = hits == 0
+	if h, ok := ix.coverAt(doc, i, cx, cy); ok {
+		v.By, v.HasBy = h, true
+	}
+	return v
+}
+
+// subtract removes box c from every piece, splitting a piece into up to
+// four rectangles around c.
+func subtract(pieces []layout.Box, c layout.Box) []layout.Box {
+	out := pieces[:0:0]
+	for _, p := range pieces {
+		in := layout.Intersect(p, c)
+		if in.W <= 0 || in.H <= 0 {
+			out = append(out, p)
+			continue
+		}
+		add := func(b layout.Box) {
+			if b.W > 0 && b.H > 0 {
+				out = append(out, b)
+			}
+		}
+		add(layout.Box{X: p.X, Y: p.Y, W: p.W, H: in.Y - p.Y})                          // above
+		add(layout.Box{X: p.X, Y: in.Y + in.H, W: p.W, H: p.Y + p.H - (in.Y + in.H)})   // below
+		add(layout.Box{X: p.X, Y: in.Y, W: in.X - p.X, H: in.H})                        // left
+		add(layout.Box{X: in.X + in.W, Y: in.Y, W: p.X + p.W - (in.X + in.W), H: in.H}) // right
+	}
+	return out
+}
+
+func inAny(pieces []layout.Box, x, y float64) bool {
+	for _, p := range pieces {
+		if x >= p.X && y >= p.Y && x < p.X+p.W && y < p.Y+p.H {
+			return true
+		}
+	}
+	return false
+}
