@@ -41,7 +41,7 @@ func (b *builder) emitAX(fd *frameData, i int, sc scope) []*Node {
 
 func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
 	if ax.Role == "StaticText" {
-		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent}
+		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}
 	}
 	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
 	if ax.Role == "link" {
@@ -49,7 +49,7 @@ func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
 	}
 	focusable, _ := ax.Prop("focusable")
 	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})
-	b.assignRef(n, fd, ax.Backend, dom, reasons, scope{})
+	b.markTarget(n, fd, ax.Backend, dom, reasons, scope{})
 	return n
 }
 

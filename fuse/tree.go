@@ -50,6 +50,29 @@ type Node struct {
 	// nameFrom is Chrome's name source, which tells whether a label's text
 	// beside this node is already its name.
 	nameFrom string
+	// at is the DOM node behind this line (doc -1 when none); target is set
+	// on interactive elements, which get a ref if they stay in the view.
+	at     where
+	target *target
+	// status is filled by the view pass: geometry, occlusion.
+	status status
+	// modal marks an aria-modal or showModal() dialog.
+	modal bool
+	// orig is the full-tree node a view copy was made from.
+	orig *Node
+}
+
+// where is a DOM node of the capture; the zero value is none.
+type where struct {
+	doc, dom int
+	ok       bool
+}
+
+// target is an interactive element before it gets its ref.
+type target struct {
+	key     index.Key
+	reasons []string
+	tag     string
 }
 
 // Element is one ref'd element in the JSON form.
@@ -73,14 +96,18 @@ type Counts struct {
 	Refs       int `json:"refs"`       // interactive elements
 	Roleless   int `json:"roleless"`   // refs found by DOM signals alone
 	FramesMiss int `json:"framesMiss"` // frames whose AX tree is missing
+	Occluded   int `json:"occluded"`   // nodes left out because something covers them
+	Offscreen  int `json:"offscreen"`  // nodes collapsed or dropped off-screen
 }
 
 // Tree is the fused observation before serialization.
 type Tree struct {
 	Mode     string
-	Roots    []*Node
+	Roots    []*Node // what the agent sees
+	Full     []*Node // everything, off-screen and covered nodes included
 	Elements []Element
 	Counts   Counts
+	viewport layout.Box // for Find's "where"
 }
 
 // Options choose the view.
@@ -89,26 +116,26 @@ type Options struct {
 	// Refs assigns refs; a fresh table when nil. Passing the same table
 	// across snapshots keeps refs stable.
 	Refs *index.Table
+	// Offscreen is OffscreenCollapse (default), OffscreenKeep or
+	// OffscreenDrop; Margin grows the viewport by that many CSS px.
+	Offscreen string
+	Margin    float64
+	// Scope prints one subtree: "ROLE", "ROLE:NAME" (name substring,
+	// case-insensitive) or a ref such as "e12".
+	Scope string
+	// Depth limits the printed depth (0: no limit).
+	Depth int
 }
 
-// Build fuses a capture into the observation tree.
-func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
-	if opts.Mode == "" {
-		opts.Mode = ModeFused
-	}
-	if opts.Refs == nil {
-		opts.Refs = index.NewTable()
-	}
+// build runs the join and prune pass: the full tree, every node still in
+// it (off-screen and covered ones too), interactive ones marked as targets.
+func build(c *domsnap.Capture, g *layout.Geometry, opts Options) ([]*Node, Counts, *builder) {
 	b := newBuilder(c, g, opts)
-	t := &Tree{Mode: opts.Mode}
+	var roots []*Node
 	if top := b.frameOfDoc(0); top != nil && len(top.f.AXNodes) > 0 {
-		t.Roots = b.emitFrame(top, scope{})
+		roots = b.emitFrame(top, scope{})
 	}
-	t.Elements = b.elements
-	t.Counts = b.counts
-	t.Counts.Kept = countNodes(t.Roots)
-	t.Counts.Refs = len(b.elements)
-	return t
+	return roots, b.counts, b
 }
 
 func countNodes(ns []*Node) int {
@@ -131,16 +158,19 @@ type frameData struct {
 	loaded bool
 	// focusMemo caches ax mode's focusable-descendant answers.
 	focusMemo []int8
+	// axByBackend finds a DOM node's AX node, built on first need.
+	axByBackend map[int64]int
 }
 
 type builder struct {
-	c        *domsnap.Capture
-	g        *layout.Geometry
-	opts     Options
-	axOnly   bool
-	frames   map[string]*frameData
-	elements []Element
-	counts   Counts
+	c      *domsnap.Capture
+	g      *layout.Geometry
+	opts   Options
+	axOnly bool
+	frames map[string]*frameData
+	counts Counts
+	// modalHidden counts AX nodes Chrome made inert behind a modal dialog.
+	modalHidden int
 }
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options) *builder {
@@ -185,6 +215,11 @@ func (b *builder) frameOfDoc(d int) *frameData {
 			}
 			if fd.f.AXNodes[i].Ignored {
 				b.counts.AXIgnored++
+				for _, r := range fd.f.AXNodes[i].IgnoredReasons {
+					if r == "activeModalDialog" {
+						b.modalHidden++
+					}
+				}
 			}
 		}
 		for i := range fd.f.AXNodes {
@@ -269,7 +304,7 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		if sc.textCovered {
 			return nil
 		}
-		return []*Node{{Role: "text", Text: ax.Name, owner: ax.Parent}}
+		return []*Node{{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}}
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
 	}
@@ -291,8 +326,11 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 	if ax.Role == "link" {
 		n.URL = b.linkURL(fd, ax, dom)
 	}
+	if v, _ := ax.Prop("modal"); v == "true" {
+		n.modal = true
+	}
 	reasons := index.Reasons(b.signals(fd, ax, dom))
-	sc = b.assignRef(n, fd, ax.Backend, dom, reasons, sc)
+	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
 	if !leafRoles[ax.Role] {
 		if ax.Name != "" && ax.NameFrom == "contents" {
@@ -316,8 +354,7 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	}
 	name, fromText := b.rolelessName(fd, ax, dom)
 	n := &Node{Role: "clickable", Name: name}
-	sc = b.assignRef(n, fd, ax.Backend, dom, reasons, sc)
-	b.counts.Roleless++
+	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
 	sc.textCovered = sc.textCovered || fromText
 	n.Children = b.children(fd, i, dom, sc)
 	return []*Node{n}
@@ -348,20 +385,21 @@ func near(a, b layout.Box) bool {
 	return d(a.X, b.X) && d(a.Y, b.Y) && d(a.W, b.W) && d(a.H, b.H)
 }
 
-func (b *builder) assignRef(n *Node, fd *frameData, backend int64, dom int, reasons []string, sc scope) scope {
+// markTarget records an interactive element; refs are handed out later,
+// in output order, to the targets that stay in the view.
+func (b *builder) markTarget(n *Node, fd *frameData, backend int64, dom int, reasons []string, sc scope) scope {
+	n.at = b.where(fd, dom)
 	if len(reasons) == 0 {
 		return sc
 	}
-	n.Ref = b.opts.Refs.Ref(index.Key{Frame: fd.f.FrameID, Backend: backend})
-	el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Frame: fd.f.FrameID, BackendNodeID: backend, Reasons: reasons}
+	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: backend}, reasons: reasons}
 	if dom >= 0 {
-		el.Tag = strings.ToLower(b.c.Documents[fd.doc].Nodes[dom].Name)
+		t.tag = strings.ToLower(b.c.Documents[fd.doc].Nodes[dom].Name)
 		if box, ok := b.g.Box(fd.doc, dom); ok {
-			el.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
 			sc.refBox, sc.refRole = &box, n.Role
 		}
 	}
-	b.elements = append(b.elements, el)
+	n.target = t
 	return sc
 }
 
@@ -370,6 +408,40 @@ func round2(f float64) float64 {
 		return float64(int64(f*100+0.5)) / 100
 	}
 	return -float64(int64(-f*100+0.5)) / 100
+}
+
+// axOf returns the role and name of the AX node of a DOM node.
+func (b *builder) axOf(doc int, backend int64) (string, string, bool) {
+	fd := b.frameOfDoc(doc)
+	if fd == nil {
+		return "", "", false
+	}
+	if fd.axByBackend == nil {
+		fd.axByBackend = make(map[int64]int, len(fd.f.AXNodes))
+		for i := range fd.f.AXNodes {
+			if bk := fd.f.AXNodes[i].Backend; bk != 0 {
+				if _, dup := fd.axByBackend[bk]; !dup {
+					fd.axByBackend[bk] = i
+				}
+			}
+		}
+	}
+	i, ok := fd.axByBackend[backend]
+	if !ok {
+		return "", "", false
+	}
+	ax := &fd.f.AXNodes[i]
+	if ax.Ignored || wrapperRoles[ax.Role] && ax.Name == "" {
+		return "", "", false
+	}
+	return ax.Role, ax.Name, true
+}
+
+func (b *builder) where(fd *frameData, dom int) where {
+	if dom < 0 {
+		return where{}
+	}
+	return where{fd.doc, dom, true}
 }
 
 func (b *builder) domIndex(fd *frameData, backend int64) int {

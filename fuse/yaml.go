@@ -39,10 +39,22 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 	sb.WriteString(indent)
 	sb.WriteString("- ")
 	switch n.Role {
-	case "text", "note":
-		sb.WriteString(n.Role)
-		sb.WriteString(": ")
+	case "text":
+		sb.WriteString("text: ")
 		sb.WriteString(scalar(cutRunes(n.Text, maxTextLen)))
+		sb.WriteByte('\n')
+		return
+	case "note":
+		// Notes are axfuse's words, page names in them already quoted:
+		// plain where YAML allows.
+		sb.WriteString("note: ")
+		// A leading count ("9 elements ...") is fine: YAML reads a plain
+		// scalar as a number only when all of it is one.
+		if plainSafe("n"+n.Text, true) && strings.Contains(n.Text, " ") {
+			sb.WriteString(n.Text)
+		} else {
+			sb.WriteString(Quote(n.Text))
+		}
 		sb.WriteByte('\n')
 		return
 	}

@@ -109,3 +109,13 @@ func (t *Table) Ref(k Key) string {
 	t.refs[k] = r
 	return r
 }
+
+// KeyOf returns the key a ref was given.
+func (t *Table) KeyOf(ref string) (Key, bool) {
+	for k, r := range t.refs {
+		if r == ref {
+			return k, true
+		}
+	}
+	return Key{}, false
+}

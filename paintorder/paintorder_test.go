@@ -77,7 +77,7 @@ func BenchmarkBuild(b *testing.B) {
 
 // page builds a one-document capture of absolutely placed boxes.
 func page(boxes ...struct {
-	parent int32
+	parent     int32
 	x, y, w, h float64
 	order      int64
 	style      int

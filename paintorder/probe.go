@@ -1,6 +1,5 @@
 package paintorder
 
-
 // Probe is one element whose verdict can be checked against the browser's
 // own hit test (document.elementFromPoint at Point).
 type Probe struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/screenshot"
 )
 
@@ -35,7 +37,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	obs := fuse.Snapshot(c, fuse.Options{Mode: cfg.mode})
+	obs := fuse.Snapshot(c, cfg.fuseOptions())
 	if shot != nil {
 		if err := writeScreenshot(cfg.screenshot, shot, obs); err != nil {
 			return err
@@ -45,6 +47,41 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return obs.WriteJSON(stdout)
 	}
 	_, err = io.WriteString(stdout, obs.Snapshot)
+	return err
+}
+
+func (cfg *config) fuseOptions() fuse.Options {
+	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth}
+}
+
+// find searches the whole fused tree of a page or a recorded capture.
+func find(ctx context.Context, cfg *config, stdout io.Writer) error {
+	var c *domsnap.Capture
+	var err error
+	if cfg.from != "" {
+		c, err = domsnap.Load(cfg.from)
+	} else {
+		c, _, err = captureLive(ctx, cfg)
+	}
+	if err != nil {
+		return err
+	}
+	t := fuse.Build(c, layout.Compute(c), cfg.fuseOptions())
+	matches := t.Find(fuse.Query{Role: cfg.role, Name: cfg.name, Text: cfg.text})
+	if cfg.format == "json" {
+		if matches == nil {
+			matches = []fuse.Match{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(matches)
+	}
+	if len(matches) == 0 {
+		_, err := fmt.Fprintln(stdout, "# no match")
+		return err
+	}
+	_, err = io.WriteString(stdout, fuse.MatchesYAML(matches))
 	return err
 }
 

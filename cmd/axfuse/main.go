@@ -30,6 +30,10 @@ Usage:
   axfuse capture [flags] URL -o FILE
                                     record one capture (plain JSON) for replay
   axfuse snapshot --from FILE       fuse a recorded capture, no browser needed
+  axfuse find [flags] [URL] --role R --name TEXT --text QUERY
+                                    search the whole fused tree, off-screen
+                                    and covered nodes included: each match
+                                    with its path, box and where it stands
 
 Flags (snapshot, capture):
   --cdp ENDPOINT     attach to a running browser (http://host:port or ws://...)
@@ -43,6 +47,14 @@ Flags (snapshot, capture):
   --from FILE        read a recorded capture instead of a browser
   --screenshot PATH  (snapshot) also write the viewport as a PNG with every
                      ref's box outlined and labelled
+  --offscreen collapse|keep|drop
+                     off-screen subtrees: one counted line (default), all
+                     printed, or left out
+  --margin PX        grow the viewport by PX on every side (default 0)
+  --scope SCOPE      print one subtree: ROLE, ROLE:NAME or a ref (e12)
+  --depth N          print at most N levels (default: all)
+  --role, --name, --text
+                     (find) role, name substring, any-text substring
   -o FILE            (capture) where to write the capture
 `
 
@@ -74,6 +86,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return snapshot(ctx, cfg, stdout)
+	case "find":
+		cfg, err := parseFlags("find", args[1:])
+		if err != nil {
+			return err
+		}
+		return find(ctx, cfg, stdout)
 	case "capture":
 		cfg, err := parseFlags("capture", args[1:])
 		if err != nil {
@@ -96,6 +114,10 @@ type config struct {
 	format, mode       string
 	width, height      int
 	wait, timeout      time.Duration
+	offscreen, scope   string
+	margin             float64
+	depth              int
+	role, name, text   string
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -110,6 +132,13 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.format, "format", "yaml", "")
 	fs.StringVar(&cfg.mode, "mode", "fused", "")
 	viewport := fs.String("viewport", "1280x720", "")
+	fs.StringVar(&cfg.offscreen, "offscreen", "collapse", "")
+	fs.Float64Var(&cfg.margin, "margin", 0, "")
+	fs.StringVar(&cfg.scope, "scope", "", "")
+	fs.IntVar(&cfg.depth, "depth", 0, "")
+	fs.StringVar(&cfg.role, "role", "", "")
+	fs.StringVar(&cfg.name, "name", "", "")
+	fs.StringVar(&cfg.text, "text", "", "")
 	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
 	// Flags may come before or after the URL.
@@ -139,6 +168,15 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cfg.mode != "fused" && cfg.mode != "ax" {
 		return nil, usageError{fmt.Errorf("--mode %q: want fused or ax", cfg.mode)}
+	}
+	if cfg.offscreen != "collapse" && cfg.offscreen != "keep" && cfg.offscreen != "drop" {
+		return nil, usageError{fmt.Errorf("--offscreen %q: want collapse, keep or drop", cfg.offscreen)}
+	}
+	if cfg.margin < 0 || cfg.margin > 100000 || cfg.depth < 0 {
+		return nil, usageError{errors.New("--margin and --depth must be >= 0")}
+	}
+	if cmd == "find" && cfg.role == "" && cfg.name == "" && cfg.text == "" {
+		return nil, usageError{errors.New("find needs --role, --name or --text")}
 	}
 	if cfg.wait < 0 || cfg.timeout <= 0 {
 		return nil, usageError{errors.New("--wait must be >= 0 and --timeout > 0")}

@@ -1,0 +1,137 @@
+package fuse
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var refPattern = regexp.MustCompile(`^e[0-9]+$`)
+
+// scope picks the subtree --scope names, from the full tree: "ROLE",
+// "ROLE:NAME" (name substring, case-insensitive) or a ref of this snapshot.
+func (v *view) scope(full []*Node) ([]*Node, bool) {
+	s := v.opts.Scope
+	if s == "" {
+		return nil, false
+	}
+	var match func(*Node) bool
+	if refPattern.MatchString(s) {
+		key, ok := v.opts.Refs.KeyOf(s)
+		match = func(n *Node) bool { return ok && n.target != nil && n.target.key == key }
+	} else {
+		role, name, _ := strings.Cut(s, ":")
+		name = strings.ToLower(name)
+		match = func(n *Node) bool {
+			return strings.EqualFold(n.Role, role) && strings.Contains(strings.ToLower(n.Name), name)
+		}
+	}
+	if n := findNode(full, match); n != nil {
+		return []*Node{n}, true
+	}
+	return []*Node{{Role: "note", Text: fmt.Sprintf("nothing matches --scope %s", s)}}, true
+}
+
+// Query selects nodes for Find; empty fields match anything.
+type Query struct {
+	Role string // exact role, case-insensitive
+	Name string // substring of the name, case-insensitive
+	Text string // substring of the name, text, value or URL
+}
+
+// Match is one node Find found, with where it stands.
+type Match struct {
+	Line  string      `json:"line"`  // the node's aria line
+	Path  []string    `json:"path"`  // the aria lines of its ancestors, root first
+	Box   *[4]float64 `json:"box"`   // viewport CSS px
+	Where string      `json:"where"` // "in view", "off-screen below", "covered by ..."
+	Ref   string      `json:"ref,omitempty"`
+}
+
+// Find searches the whole fused tree, off-screen and covered nodes
+// included: the pruned view plus an unfiltered query.
+func (t *Tree) Find(q Query) []Match {
+	var out []Match
+	var walk func(ns []*Node, path []string)
+	walk = func(ns []*Node, path []string) {
+		for _, n := range ns {
+			line := Key(n)
+			if n.Role == "text" {
+				line = "text: " + scalar(cutRunes(n.Text, maxTextLen))
+			}
+			if q.matches(n) {
+				m := Match{Line: line, Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref}
+				if n.status.hasBox {
+					b := n.status.box
+					m.Box = &[4]float64{round2(b.X), round2(b.Y), round2(b.W), round2(b.H)}
+				}
+				out = append(out, m)
+			}
+			walk(n.Children, append(path, line))
+		}
+	}
+	walk(t.Full, nil)
+	return out
+}
+
+func (q Query) matches(n *Node) bool {
+	if q.Role == "" && q.Name == "" && q.Text == "" {
+		return false
+	}
+	if q.Role != "" && !strings.EqualFold(q.Role, n.Role) {
+		return false
+	}
+	if q.Name != "" && !strings.Contains(strings.ToLower(n.Name), strings.ToLower(q.Name)) {
+		return false
+	}
+	if q.Text != "" {
+		hay := strings.ToLower(n.Name + "\n" + n.Text + "\n" + n.Value + "\n" + n.URL)
+		if !strings.Contains(hay, strings.ToLower(q.Text)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tree) where(n *Node) string {
+	switch {
+	case n.status.occluded && n.status.cover != "":
+		return "covered by " + n.status.cover
+	case n.status.occluded:
+		return "covered"
+	case !n.status.hasSpan:
+		return "no box"
+	}
+	s, vp := n.status.span, t.viewport
+	switch {
+	case s.Y >= vp.Y+vp.H:
+		return "off-screen below"
+	case s.Y+s.H <= vp.Y:
+		return "off-screen above"
+	case s.X >= vp.X+vp.W:
+		return "off-screen right"
+	case s.X+s.W <= vp.X:
+		return "off-screen left"
+	}
+	return "in view"
+}
+
+// MatchesYAML renders Find's matches, one YAML item each: the line, its
+// path, box and where it stands.
+func MatchesYAML(ms []Match) string {
+	var sb strings.Builder
+	for _, m := range ms {
+		sb.WriteString("- match: " + yamlKey(m.Line) + "\n")
+		if len(m.Path) > 0 {
+			sb.WriteString("  path: " + yamlKey(strings.Join(m.Path, " > ")) + "\n")
+		}
+		if m.Box != nil {
+			fmt.Fprintf(&sb, "  box: [%g, %g, %g, %g]\n", m.Box[0], m.Box[1], m.Box[2], m.Box[3])
+		}
+		sb.WriteString("  where: " + scalar(m.Where) + "\n")
+		if m.Ref != "" {
+			sb.WriteString("  ref: " + m.Ref + "\n")
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,392 @@
+package fuse
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/paintorder"
+)
+
+// Off-screen policies.
+const (
+	OffscreenCollapse = "collapse" // one counted line per off-screen subtree or run
+	OffscreenKeep     = "keep"     // print everything
+	OffscreenDrop     = "drop"     // leave off-screen content out
+)
+
+// status is what the view pass learns of a node.
+type status struct {
+	box      layout.Box // shown box of the node itself
+	hasBox   bool
+	span     layout.Box // union of the node's and its descendants' boxes
+	hasSpan  bool
+	occluded bool
+	cover    string // the named thing painted over it
+}
+
+// view holds what the view pass works with.
+type view struct {
+	c      *domsnap.Capture
+	g      *layout.Geometry
+	ix     *paintorder.Index
+	b      *builder
+	opts   Options
+	counts *Counts
+	names  map[where]string // cover names, cached per covering node
+}
+
+// Build fuses a capture into the observation: the full tree, then the view
+// a person at the screen has of it (covered nodes out, off-screen content
+// collapsed, an open modal dialog in scope), then refs in output order.
+func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
+	if opts.Mode == "" {
+		opts.Mode = ModeFused
+	}
+	if opts.Refs == nil {
+		opts.Refs = index.NewTable()
+	}
+	if opts.Offscreen == "" {
+		opts.Offscreen = OffscreenCollapse
+	}
+	if refPattern.MatchString(opts.Scope) {
+		// A ref scope names a ref of this very snapshot: hand refs out first.
+		unscoped := opts
+		unscoped.Scope = ""
+		Build(c, g, unscoped)
+	}
+	full, counts, b := build(c, g, opts)
+	v := &view{c: c, g: g, ix: paintorder.Build(c, g), b: b, opts: opts, counts: &counts, names: map[where]string{}}
+	for _, n := range full {
+		v.measure(n)
+	}
+	roots := full
+	if scoped, ok := v.scope(full); ok {
+		roots = scoped
+	} else if opts.Mode == ModeFused {
+		roots = v.modal(roots)
+	}
+	if opts.Mode == ModeFused {
+		roots = v.uncovered(roots)
+		if opts.Offscreen != OffscreenKeep && opts.Scope == "" {
+			roots = v.offscreen(roots)
+		}
+	}
+	if opts.Depth > 0 {
+		roots = limitDepth(roots, opts.Depth, 1)
+	}
+	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin)}
+	t.Elements = v.assignRefs(roots)
+	t.Counts = counts
+	t.Counts.Kept = countNodes(roots)
+	t.Counts.Refs = len(t.Elements)
+	for _, el := range t.Elements {
+		if index.OnlyFromDOM(el.Reasons) {
+			t.Counts.Roleless++
+		}
+	}
+	return t
+}
+
+// measure fills each node's status: its shown box, the union box of its
+// subtree, and (for nodes with a box in the viewport) occlusion.
+func (v *view) measure(n *Node) {
+	if n.at.ok {
+		if b := v.g.ShownBox(n.at.doc, n.at.dom); b.W > 0 || b.H > 0 {
+			n.status.box, n.status.hasBox = b, true
+			n.status.span, n.status.hasSpan = b, true
+		}
+		if n.status.hasBox && v.opts.Mode == ModeFused {
+			if vd := v.ix.Check(n.at.doc, n.at.dom); vd.Occluded {
+				n.status.occluded = true
+				if vd.HasBy {
+					n.status.cover = v.coverName(where{vd.By.Doc, vd.By.Node, true})
+				}
+			}
+		}
+	}
+	for _, c := range n.Children {
+		v.measure(c)
+		if !c.status.hasSpan {
+			continue
+		}
+		if !n.status.hasSpan {
+			n.status.span, n.status.hasSpan = c.status.span, true
+		} else {
+			n.status.span = union(n.status.span, c.status.span)
+		}
+	}
+}
+
+func union(a, b layout.Box) layout.Box {
+	x0, y0 := math.Min(a.X, b.X), math.Min(a.Y, b.Y)
+	x1, y1 := math.Max(a.X+a.W, b.X+b.W), math.Max(a.Y+a.H, b.Y+b.H)
+	return layout.Box{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+}
+
+// coverName names what covers a node: the nearest element at or above the
+// covering one that has an accessible name (role "name"), else its tag.
+func (v *view) coverName(w where) string {
+	if s, ok := v.names[w]; ok {
+		return s
+	}
+	name := ""
+	nodes := v.c.Documents[w.doc].Nodes
+	for k, depth := w.dom, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
+		if role, n, ok := v.b.axOf(w.doc, nodes[k].Backend); ok && n != "" {
+			name = safeRole(role) + " " + Quote(DisplayName(n))
+			break
+		}
+	}
+	if name == "" {
+		name = strings.ToLower(nodes[w.dom].Name)
+	}
+	v.names[w] = name
+	return name
+}
+
+// uncovered drops nodes that something painted later covers entirely; a run
+// of them becomes one line naming the cover.
+func (v *view) uncovered(ns []*Node) []*Node {
+	var out []*Node
+	for k := 0; k < len(ns); k++ {
+		n := ns[k]
+		if !n.status.occluded {
+			out = append(out, n.with(v.uncovered(n.Children)))
+			continue
+		}
+		covered := map[string]int{}
+		for ; k < len(ns) && ns[k].status.occluded; k++ {
+			c := countNodes([]*Node{ns[k]})
+			covered[ns[k].status.cover] += c
+			v.counts.Occluded += c
+		}
+		k--
+		out = append(out, coverNotes(covered)...)
+	}
+	return out
+}
+
+func coverNotes(covered map[string]int) []*Node {
+	keys := make([]string, 0, len(covered))
+	for k := range covered {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []*Node
+	for _, k := range keys {
+		by := k
+		if by == "" {
+			by = "another element"
+		}
+		out = append(out, &Node{Role: "note", Text: fmt.Sprintf("%s covered by %s", plural(covered[k], "element"), by)})
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "x") || strings.HasSuffix(word, "s") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// modal scopes the view to an open modal dialog (aria-modal or showModal),
+// with one line naming the page behind it.
+func (v *view) modal(roots []*Node) []*Node {
+	d := findNode(roots, func(n *Node) bool {
+		return (n.Role == "dialog" || n.Role == "alertdialog") && n.modal && n.status.hasBox
+	})
+	if d == nil {
+		return roots
+	}
+	behind := countNodes(roots) - countNodes([]*Node{d}) + v.b.modalHidden
+	title := "the page"
+	if t := v.c.Title; t != "" {
+		title = "page " + Quote(DisplayName(t))
+	}
+	note := &Node{Role: "note", Text: fmt.Sprintf("modal dialog open; %s behind it (%s) is inert", title, plural(behind, "node"))}
+	return []*Node{note, d}
+}
+
+func findNode(ns []*Node, f func(*Node) bool) *Node {
+	for _, n := range ns {
+		if f(n) {
+			return n
+		}
+		if m := findNode(n.Children, f); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// landmarks keep their line (role and name) when collapsed, so the agent
+// knows where to scroll; headings stay as they are.
+var landmarks = map[string]bool{
+	"banner": true, "navigation": true, "main": true, "contentinfo": true,
+	"complementary": true, "region": true, "search": true, "form": true,
+	"dialog": true, "alertdialog": true, "table": true, "grid": true, "list": true, "tree": true, "treegrid": true,
+}
+
+// offscreen collapses every subtree, or run of siblings, that lies wholly
+// outside the viewport grown by the margin.
+func (v *view) offscreen(ns []*Node) []*Node {
+	var out []*Node
+	for k := 0; k < len(ns); k++ {
+		n := ns[k]
+		dir := v.direction(n)
+		switch {
+		case dir == "":
+			out = append(out, n.with(v.offscreen(n.Children)))
+		case n.Role == "heading":
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: n.States})
+			v.counts.Offscreen += countNodes(n.Children)
+		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
+			if v.opts.Offscreen == OffscreenDrop {
+				v.counts.Offscreen += countNodes([]*Node{n})
+				continue
+			}
+			counts := roleCounts(n.Children)
+			v.counts.Offscreen += countNodes(n.Children)
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(n.States, collapsed(dir, counts))})
+		default:
+			run := []*Node{n}
+			for k+1 < len(ns) && v.direction(ns[k+1]) == dir && ns[k+1].Role != "heading" && !landmarks[ns[k+1].Role] {
+				k++
+				run = append(run, ns[k])
+			}
+			v.counts.Offscreen += countNodes(run)
+			if v.opts.Offscreen == OffscreenDrop {
+				continue
+			}
+			out = append(out, &Node{Role: runRole(run), States: []string{collapsed(dir, roleCounts(run))}})
+		}
+	}
+	return out
+}
+
+// direction says where a node's subtree lies when it is wholly outside the
+// viewport (plus margin): "above", "below", "left", "right"; "" when any of
+// it is inside, or its place is unknown.
+func (v *view) direction(n *Node) string {
+	if !n.status.hasSpan {
+		return ""
+	}
+	s, m := n.status.span, v.opts.Margin
+	vw, vh := v.g.Viewport.Width, v.g.Viewport.Height
+	switch {
+	case s.Y >= vh+m:
+		return "below"
+	case s.Y+s.H <= -m:
+		return "above"
+	case s.X >= vw+m:
+		return "right"
+	case s.X+s.W <= -m:
+		return "left"
+	}
+	return ""
+}
+
+func runRole(run []*Node) string {
+	role := run[0].Role
+	for _, n := range run[1:] {
+		if n.Role != role {
+			return "group"
+		}
+	}
+	return role
+}
+
+// counted roles are what a collapsed line reports, most telling first.
+var counted = []string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "text", "paragraph"}
+
+func roleCounts(ns []*Node) map[string]int {
+	m := map[string]int{}
+	var walk func([]*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			m[n.Role]++
+			walk(n.Children)
+		}
+	}
+	walk(ns)
+	return m
+}
+
+func collapsed(dir string, counts map[string]int) string {
+	parts := []string{"collapsed: " + dir}
+	for _, r := range counted {
+		if c := counts[r]; c > 0 {
+			parts = append(parts, plural(c, r))
+			if len(parts) > 4 {
+				break
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// limitDepth cuts the tree below depth, with one line saying how much.
+func limitDepth(ns []*Node, max, depth int) []*Node {
+	out := make([]*Node, len(ns))
+	for k, n := range ns {
+		switch {
+		case len(n.Children) == 0:
+			out[k] = n
+		case depth >= max:
+			hidden := countNodes(n.Children)
+			out[k] = n.with([]*Node{{Role: "note", Text: fmt.Sprintf("%s deeper than --depth %d", plural(hidden, "node"), max)}})
+		default:
+			out[k] = n.with(limitDepth(n.Children, max, depth+1))
+		}
+	}
+	return out
+}
+
+// with returns a copy of n with other children: the view passes never
+// change the full tree, which Find searches.
+func (n *Node) with(children []*Node) *Node {
+	cp := *n
+	cp.Children = children
+	if cp.orig == nil {
+		cp.orig = n
+	}
+	return &cp
+}
+
+// assignRefs gives refs, in output order, to the targets left in the view.
+func (v *view) assignRefs(ns []*Node) []Element {
+	var els []Element
+	var walk func([]*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			if t := n.target; t != nil {
+				n.Ref = v.opts.Refs.Ref(t.key)
+				if n.orig != nil {
+					n.orig.Ref = n.Ref
+				}
+				el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Tag: t.tag, Frame: t.key.Frame, BackendNodeID: t.key.Backend, Reasons: t.reasons}
+				if n.at.ok {
+					if box, ok := v.g.Box(n.at.doc, n.at.dom); ok {
+						el.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
+					}
+				}
+				els = append(els, el)
+			}
+			walk(n.Children)
+		}
+	}
+	walk(ns)
+	if els == nil {
+		els = []Element{}
+	}
+	return els
+}
