@@ -98,6 +98,7 @@ type Counts struct {
 	FramesMiss int `json:"framesMiss"` // frames whose AX tree is missing
 	Occluded   int `json:"occluded"`   // nodes left out because something covers them
 	Offscreen  int `json:"offscreen"`  // nodes collapsed or dropped off-screen
+	Clipped    int `json:"clipped"`    // nodes overflow clips hide
 }
 
 // Tree is the fused observation before serialization.

@@ -27,6 +27,9 @@ type status struct {
 	hasSpan  bool
 	occluded bool
 	cover    string // the named thing painted over it
+	// clipped: laid out, but overflow clips leave none of it visible (a
+	// carousel's other slides, a scrolled-away part of a list).
+	clipped bool
 }
 
 // view holds what the view pass works with.
@@ -109,8 +112,16 @@ func (v *view) measure(n *Node) {
 			}
 		}
 	}
+	hasRaw := false
+	if n.at.ok {
+		raw, ok := v.g.Box(n.at.doc, n.at.dom)
+		hasRaw = ok && raw.W > 0 && raw.H > 0
+	}
+	allClipped := len(n.Children) > 0
+	defer func() { n.status.clipped = !n.status.hasSpan && (hasRaw || allClipped) }()
 	for _, c := range n.Children {
 		v.measure(c)
+		allClipped = allClipped && c.status.clipped
 		if !c.status.hasSpan {
 			continue
 		}
@@ -137,8 +148,16 @@ func (v *view) coverName(w where) string {
 	name := ""
 	nodes := v.c.Documents[w.doc].Nodes
 	for k, depth := w.dom, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
-		if role, n, ok := v.b.axOf(w.doc, nodes[k].Backend); ok && n != "" {
+		role, n, ok := v.b.axOf(w.doc, nodes[k].Backend)
+		if !ok || role == "RootWebArea" || role == "WebArea" {
+			continue
+		}
+		if n != "" {
 			name = safeRole(role) + " " + Quote(DisplayName(n))
+			break
+		}
+		if landmarks[role] {
+			name = safeRole(role)
 			break
 		}
 	}
@@ -155,23 +174,57 @@ func (v *view) uncovered(ns []*Node) []*Node {
 	var out []*Node
 	for k := 0; k < len(ns); k++ {
 		n := ns[k]
+		if n.status.clipped && n.target == nil || n.status.clipped && v.opts.Scope == "" {
+			clipped := 0
+			for ; k < len(ns) && ns[k].status.clipped; k++ {
+				clipped += countNodes([]*Node{ns[k]})
+			}
+			k--
+			v.counts.Clipped += clipped
+			out = append(out, &Node{Role: "note", Text: plural(clipped, "element") + " clipped out of view by a scrolling or overflow-hidden container"})
+			continue
+		}
 		if !n.status.occluded {
 			out = append(out, n.with(v.uncovered(n.Children)))
 			continue
 		}
-		covered := map[string]int{}
+		if v.opts.Scope != "" {
+			// Asked for by name: print it, marked, with no ref to act on.
+			cp := n.with(v.uncovered(n.Children))
+			cp.States = append(append([]string(nil), n.States...), "covered")
+			cp.target = nil
+			out = append(out, cp)
+			continue
+		}
+		covered, beyond := map[string]int{}, map[string]int{}
 		for ; k < len(ns) && ns[k].status.occluded; k++ {
-			c := countNodes([]*Node{ns[k]})
+			c, o := v.splitCovered(ns[k])
 			covered[ns[k].status.cover] += c
+			beyond[ns[k].status.cover] += o
 			v.counts.Occluded += c
+			v.counts.Offscreen += o
 		}
 		k--
-		out = append(out, coverNotes(covered)...)
+		out = append(out, coverNotes(covered, beyond)...)
 	}
 	return out
 }
 
-func coverNotes(covered map[string]int) []*Node {
+// splitCovered counts a covered subtree's nodes: those in the viewport
+// (covered) and those wholly outside it (which the cover does not hide).
+func (v *view) splitCovered(n *Node) (covered, beyond int) {
+	if v.direction(n) != "" {
+		return 0, countNodes([]*Node{n})
+	}
+	covered = 1
+	for _, c := range n.Children {
+		a, b := v.splitCovered(c)
+		covered, beyond = covered+a, beyond+b
+	}
+	return covered, beyond
+}
+
+func coverNotes(covered, beyond map[string]int) []*Node {
 	keys := make([]string, 0, len(covered))
 	for k := range covered {
 		keys = append(keys, k)
@@ -183,7 +236,11 @@ func coverNotes(covered map[string]int) []*Node {
 		if by == "" {
 			by = "another element"
 		}
-		out = append(out, &Node{Role: "note", Text: fmt.Sprintf("%s covered by %s", plural(covered[k], "element"), by)})
+		text := fmt.Sprintf("%s covered by %s", plural(covered[k], "element"), by)
+		if beyond[k] > 0 {
+			text += fmt.Sprintf(" (%d more of it off-screen)", beyond[k])
+		}
+		out = append(out, &Node{Role: "note", Text: text})
 	}
 	return out
 }
@@ -207,12 +264,11 @@ func (v *view) modal(roots []*Node) []*Node {
 	if d == nil {
 		return roots
 	}
-	behind := countNodes(roots) - countNodes([]*Node{d}) + v.b.modalHidden
 	title := "the page"
 	if t := v.c.Title; t != "" {
-		title = "page " + Quote(DisplayName(t))
+		title = "the page " + Quote(DisplayName(t))
 	}
-	note := &Node{Role: "note", Text: fmt.Sprintf("modal dialog open; %s behind it (%s) is inert", title, plural(behind, "node"))}
+	note := &Node{Role: "note", Text: fmt.Sprintf("modal dialog open, %s behind it is inert", title)}
 	return []*Node{note, d}
 }
 
@@ -247,8 +303,18 @@ func (v *view) offscreen(ns []*Node) []*Node {
 		case dir == "":
 			out = append(out, n.with(v.offscreen(n.Children)))
 		case n.Role == "heading":
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: n.States})
-			v.counts.Offscreen += countNodes(n.Children)
+			// The heading stays named and carries the run that follows it.
+			run := n.Children
+			for k+1 < len(ns) && v.direction(ns[k+1]) == dir && ns[k+1].Role != "heading" && !landmarks[ns[k+1].Role] {
+				k++
+				run = append(run, ns[k])
+			}
+			v.counts.Offscreen += countNodes(run)
+			states := append([]string(nil), n.States...)
+			if v.opts.Offscreen == OffscreenDrop {
+				continue
+			}
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, roleCounts(run)))})
 		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
 			if v.opts.Offscreen == OffscreenDrop {
 				v.counts.Offscreen += countNodes([]*Node{n})
@@ -306,7 +372,7 @@ func runRole(run []*Node) string {
 }
 
 // counted roles are what a collapsed line reports, most telling first.
-var counted = []string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "text", "paragraph"}
+var counted = []string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "paragraph"}
 
 func roleCounts(ns []*Node) map[string]int {
 	m := map[string]int{}

@@ -242,7 +242,14 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 	box := g.Docs[d].Boxes[i]
 	content := boxRect(box)
 	if cl := owner.Client; cl != nil && finite(cl.X, cl.Y, cl.W, cl.H) {
-		content = rect{box.X + cl.X, box.Y + cl.Y, box.X + cl.X + cl.W, box.Y + cl.Y + cl.H}
+		// The client rect is the padding box; the document starts at the
+		// content box, inside the padding.
+		var pl, pt float64
+		if owner.Style >= 0 {
+			st := c.Documents[d].Styles[owner.Style]
+			pl, pt = px(st.PaddingLeft), px(st.PaddingTop)
+		}
+		content = rect{box.X + cl.X + pl, box.Y + cl.Y + pt, box.X + cl.X + cl.W - pl, box.Y + cl.Y + cl.H - pt}
 	}
 	child := &c.Documents[cd]
 	g.Docs[cd].OffsetX = content.x0 - finiteOr(child.ScrollX)
@@ -331,6 +338,15 @@ func finite(fs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// px reads a computed length such as "5px" (0 when it is not one).
+func px(s string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64)
+	if err != nil || !finite(f) || f < 0 {
+		return 0
+	}
+	return f
 }
 
 func finiteOr(f float64) float64 {

@@ -27,8 +27,11 @@ type Verdict struct {
 const maxPieces = 256
 
 // minArea is the uncovered area (CSS px²) below which a node counts as
-// covered: slivers from rounding are not a place to click.
-const minArea = 1.0
+// covered, and minSide the narrowest uncovered strip that still counts.
+const (
+	minArea = 1.0
+	minSide = 2.0
+)
 
 // Check measures node (doc, i): its uncovered area within the viewport,
 // by subtracting the shown boxes of every element painted after it that
@@ -58,6 +61,15 @@ func (ix *Index) Check(doc, i int) Verdict {
 	if !exact {
 		return ix.sampled(doc, i, view)
 	}
+	// Slivers thinner than minSide are no place to click (a link whose
+	// last pixel row peeks out under a fixed header): they do not count.
+	usable := pieces[:0:0]
+	for _, p := range pieces {
+		if p.W >= minSide && p.H >= minSide {
+			usable = append(usable, p)
+		}
+	}
+	pieces = usable
 	total := 0.0
 	best := -1
 	for k, p := range pieces {
@@ -118,9 +130,9 @@ func (ix *Index) onText(doc, i int, pieces []layout.Box) (float64, float64, bool
 func (ix *Index) eachCover(doc, i int, area layout.Box, f func(Hit, layout.Box)) {
 	for depth := 0; doc >= 0 && depth < 32; depth++ {
 		order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
-		ix.trees[doc].Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(_, _ [2]float64, e entry) bool {
+		ix.trees[doc].Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(lo, hi [2]float64, e entry) bool {
 			if ix.paintsOver(doc, i, order, e) {
-				f(Hit{doc, int(e.node)}, ix.g.ShownBox(doc, int(e.node)))
+				f(Hit{doc, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
 			}
 			return true
 		})

@@ -61,6 +61,12 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 			}
 			b := g.ShownBox(d, i)
 			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{int32(target), n.Layout.PaintOrder})
+			if d == 0 && ix.modalDialog(d, i) {
+				// Its ::backdrop (absent from DOMSnapshot) fills the viewport in
+				// the top layer and answers hits for the dialog.
+				vp := g.ViewportBox(0)
+				ix.trees[d].Insert([2]float64{vp.X, vp.Y}, [2]float64{vp.X + vp.W, vp.Y + vp.H}, entry{int32(i), n.Layout.PaintOrder})
+			}
 		}
 	}
 	return ix
@@ -80,6 +86,18 @@ func (ix *Index) paintable(d, i int) bool {
 		}
 	}
 	return true
+}
+
+// modalDialog: an open <dialog> shown with showModal() sits in the top
+// layer, which the user-agent style makes position: fixed (a dialog opened
+// with show() is absolute).
+func (ix *Index) modalDialog(d, i int) bool {
+	n := &ix.c.Documents[d].Nodes[i]
+	if n.Name != "DIALOG" || n.Layout == nil || n.Layout.Style < 0 {
+		return false
+	}
+	_, open := n.Attr("open")
+	return open && ix.c.Documents[d].Styles[n.Layout.Style].Position == "fixed"
 }
 
 // foreignRoot maps an element inside an <svg> or <math> tree to that tree's

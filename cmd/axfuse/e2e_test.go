@@ -97,15 +97,16 @@ func TestDemoPage(t *testing.T) {
 	if n := strings.Count(out, `clickable "Add to cart" [ref=`); n != 3 {
 		t.Errorf("%d role-less Add to cart targets, want 3:\n%s", n, out)
 	}
-	for _, want := range []string{`navigation "Main"`, `textbox "Email" [required]`, `checkbox "Weekly trail tips" [checked]`,
-		`button "Unsubscribe" [disabled]`, `region "Cookie consent"`, `contentinfo`, `- /url: /tents`} {
+	for _, want := range []string{`navigation "Main"`, `- /url: /tents`, `button "Accept all" [ref=`,
+		`note: 2 elements covered by region "Cookie consent" (7 more of it off-screen)`, `- 'contentinfo [collapsed: below, 20 links]'`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo snapshot lacks %q:\n%s", want, out)
 		}
 	}
-	for _, hidden := range []string{"SECRET-42", "restock"} {
+	// The form sits under the cookie banner and below the fold: no refs.
+	for _, hidden := range []string{"SECRET-42", "restock", `"Subscribe"`, `"Email"`} {
 		if strings.Contains(out, hidden) {
-			t.Errorf("hidden text %q printed", hidden)
+			t.Errorf("hidden or covered %q printed", hidden)
 		}
 	}
 }
@@ -119,6 +120,18 @@ a.addEventListener('click', () => {});
 const r = a.getBoundingClientRect();
 document.title = JSON.stringify([r.x, r.y, r.width, r.height]);
 </script></body></html>`
+
+// TestDemoPageStatesWhenScoped: --scope reaches the covered form, and its
+// states print.
+func TestDemoPageStatesWhenScoped(t *testing.T) {
+	needChromium(t)
+	out := mustCLI(t, "snapshot", "--scope", "form")
+	for _, want := range []string{`textbox "Email" [required]`, `checkbox "Weekly trail tips" [checked]`, `button "Unsubscribe" [disabled]`, `/value: Pacific Northwest`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scoped form lacks %q:\n%s", want, out)
+		}
+	}
+}
 
 func TestListenerDivInJSONNotInAXMode(t *testing.T) {
 	needChromium(t)
