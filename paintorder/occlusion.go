@@ -1,6 +1,8 @@
 package paintorder
 
 import (
+	"math"
+
 	"github.com/axfuse/axfuse/layout"
 )
 
@@ -65,7 +67,8 @@ func (ix *Index) Check(doc, i int) Verdict {
 	// last pixel row peeks out under a fixed header): they do not count.
 	usable := pieces[:0:0]
 	for _, p := range pieces {
-		if p.W >= minSide && p.H >= minSide {
+		// (thin only by cover: a 1px divider is thin by nature)
+		if (p.W >= minSide || p.W >= view.W) && (p.H >= minSide || p.H >= view.H) {
 			usable = append(usable, p)
 		}
 	}
@@ -89,12 +92,33 @@ func (ix *Index) Check(doc, i int) Verdict {
 		return v
 	}
 	if x, y, ok := ix.onText(doc, i, pieces); ok {
-		v.Point = [2]float64{x, y}
+		v.Point = snap(x, y, pieces)
 	} else if inAny(pieces, cx, cy) {
-		v.Point = [2]float64{cx, cy}
+		v.Point = snap(cx, cy, pieces)
 	} else {
 		p := pieces[best]
-		v.Point = [2]float64{p.X + p.W/2, p.Y + p.H/2}
+		v.Point = snap(p.X+p.W/2, p.Y+p.H/2, pieces)
+	}
+	return v
+}
+
+// snap moves a point to whole pixels inside the same uncovered piece when
+// it can: the browser hit-tests a fractional point as rounded, which can
+// fall on the neighbour of a one-pixel-wide element.
+func snap(x, y float64, pieces []layout.Box) [2]float64 {
+	for _, p := range pieces {
+		if x >= p.X && y >= p.Y && x < p.X+p.W && y < p.Y+p.H {
+			return [2]float64{snapAxis(x, p.X, p.X+p.W), snapAxis(y, p.Y, p.Y+p.H)}
+		}
+	}
+	return [2]float64{x, y}
+}
+
+func snapAxis(v, lo, hi float64) float64 {
+	for _, c := range []float64{math.Round(v), math.Floor(v), math.Ceil(lo)} {
+		if c >= lo && c < hi {
+			return c
+		}
 	}
 	return v
 }

@@ -47,8 +47,16 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 	}
 	for d := range c.Documents {
 		doc := &c.Documents[d]
+		wrapped := ix.wrappedInlines(d)
 		for i := range doc.Nodes {
 			n := &doc.Nodes[i]
+			if n.Type == domsnap.TextNode {
+				ix.insertLines(d, i, wrapped)
+				continue
+			}
+			if wrapped[i] {
+				continue // its lines stand for it (insertLines)
+			}
 			if cd := n.ContentDocument; cd > d && cd < len(ix.owner) && ix.owner[cd].Doc < 0 {
 				ix.owner[cd] = Hit{d, i}
 			}
@@ -86,6 +94,77 @@ func (ix *Index) paintable(d, i int) bool {
 		}
 	}
 	return true
+}
+
+// wrappedInlines marks inline elements whose text wraps onto several
+// lines: their union box holds space that belongs to their neighbours, so
+// their hit area is their lines of text instead.
+func (ix *Index) wrappedInlines(d int) map[int]bool {
+	doc := &ix.c.Documents[d]
+	top, bottom := map[int]float64{}, map[int]float64{}
+	for k := range doc.Nodes {
+		n := &doc.Nodes[k]
+		if n.Type != domsnap.TextNode || n.Layout == nil || len(n.Layout.Fragments) == 0 {
+			continue
+		}
+		ix.eachInlineOwner(d, k, func(p int) {
+			for _, f := range n.Layout.Fragments {
+				if t, ok := top[p]; !ok || f.Y < t {
+					top[p] = f.Y
+				}
+				if f.Y > bottom[p] {
+					bottom[p] = f.Y
+				}
+			}
+		})
+	}
+	out := map[int]bool{}
+	for p, t := range top {
+		if bottom[p]-t > 2 {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// eachInlineOwner calls f with every inline element a text node's lines
+// belong to: its parent and the inline ancestors above it, up to the first
+// block (pseudo elements count as their element).
+func (ix *Index) eachInlineOwner(d, k int, f func(int)) {
+	nodes := ix.c.Documents[d].Nodes
+	for p, depth := int(nodes[k].Parent), 0; p >= 0 && depth < 64; p, depth = int(nodes[p].Parent), depth+1 {
+		if nodes[p].PseudoType != "" {
+			continue
+		}
+		if !ix.inline(d, p) {
+			return
+		}
+		f(p)
+	}
+}
+
+func (ix *Index) inline(d, i int) bool {
+	n := &ix.c.Documents[d].Nodes[i]
+	return n.Type == domsnap.ElementNode && n.Layout != nil && n.Layout.Style >= 0 &&
+		ix.c.Documents[d].Styles[n.Layout.Style].Display == "inline"
+}
+
+// insertLines indexes the lines of text node k for each wrapped inline
+// element it lies in.
+func (ix *Index) insertLines(d, k int, wrapped map[int]bool) {
+	frags := ix.g.Fragments(d, k)
+	if len(frags) == 0 {
+		return
+	}
+	ix.eachInlineOwner(d, k, func(p int) {
+		if !wrapped[p] || !ix.HitTestable(d, p) {
+			return
+		}
+		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
+		for _, f := range frags {
+			ix.trees[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), order})
+		}
+	})
 }
 
 // modalDialog: an open <dialog> shown with showModal() sits in the top
@@ -184,8 +263,20 @@ func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
 // painted after node i and is neither its ancestor nor its descendant.
 func (ix *Index) paintsOver(doc, i int, order int64, e entry) bool {
 	j := int(e.node)
-	if ix.g.Contains(doc, i, j) || ix.g.Contains(doc, j, i) {
+	if ix.g.Contains(doc, i, j) || ix.g.Contains(doc, j, i) || ix.slotted(doc, i, j) {
 		return false
 	}
 	return e.order > order || e.order == order && j > i
+}
+
+// slotted: DOMSnapshot parents a host's light-DOM children to the host,
+// beside its shadow tree, though they render inside the shadow tree's
+// slots; light content of the host never covers that host's shadow nodes.
+func (ix *Index) slotted(doc, i, j int) bool {
+	nodes := ix.c.Documents[doc].Nodes
+	if nodes[i].ShadowRootType == "" || nodes[j].ShadowRootType != "" {
+		return false
+	}
+	host := ix.outsideShadow(doc, i)
+	return host >= 0 && ix.g.Contains(doc, host, j)
 }
