@@ -10,7 +10,7 @@ demo: chromium
 
 test: chromium
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -timeout 20m ./...
 
 chromium:
 	@./scripts/ensure-chromium.sh
@@ -19,7 +19,7 @@ build:
 	$(GO) build -o bin/axfuse ./cmd/axfuse
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./fuse
+	$(GO) test -run '^$$' -bench . -benchmem ./fuse ./paintorder
 
 # Re-record the captures under testdata/captures from testdata/pages.
 record: chromium build

@@ -44,9 +44,13 @@ func (ix *Index) Check(doc, i int) Verdict {
 	if doc < 0 || doc >= len(ix.trees) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
 		return v
 	}
-	view := layout.Intersect(ix.g.ShownBox(doc, i), ix.g.ViewportBox(0))
+	shown := ix.g.ShownBox(doc, i)
+	view := layout.Intersect(shown, ix.g.ViewportBox(0))
 	if view.W <= 0 || view.H <= 0 {
 		return v
+	}
+	if view.H < minSide && view.H < shown.H || view.W < minSide && view.W < shown.W {
+		return v // peeking in from beyond the viewport's edge by a sliver
 	}
 	v.InViewport = true
 	pieces := []layout.Box{view}
@@ -115,6 +119,11 @@ func snap(x, y float64, pieces []layout.Box) [2]float64 {
 }
 
 func snapAxis(v, lo, hi float64) float64 {
+	// Only boxes on whole pixels (which DOMSnapshot reports for pixel-snapped
+	// layout) are snapped; sub-pixel layout keeps its exact centre.
+	if lo != math.Trunc(lo) || hi != math.Trunc(hi) {
+		return v
+	}
 	for _, c := range []float64{math.Round(v), math.Floor(v), math.Ceil(lo)} {
 		if c >= lo && c < hi {
 			return c
