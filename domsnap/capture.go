@@ -154,7 +154,7 @@ func finite(f float64) float64 {
 var StyleProperties = []string{
 	"display", "visibility", "opacity", "cursor", "pointer-events",
 	"overflow-x", "overflow-y", "position", "background-color", "z-index",
-	"clip", "clip-path", "padding-left", "padding-top",
+	"clip", "clip-path", "padding-left", "padding-top", "float",
 }
 
 // Style is one computed-style tuple.
@@ -173,6 +173,7 @@ type Style struct {
 	ClipPath        string `json:"clipPath,omitempty"`
 	PaddingLeft     string `json:"paddingLeft,omitempty"`
 	PaddingTop      string `json:"paddingTop,omitempty"`
+	Float           string `json:"float,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -184,7 +185,7 @@ func StyleFromValues(v []string) Style {
 		}
 		return ""
 	}
-	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13)}
+	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14)}
 }
 
 // Frame is one frame and its accessibility tree.

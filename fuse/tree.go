@@ -170,8 +170,6 @@ type builder struct {
 	axOnly bool
 	frames map[string]*frameData
 	counts Counts
-	// modalHidden counts AX nodes Chrome made inert behind a modal dialog.
-	modalHidden int
 }
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options) *builder {
@@ -216,11 +214,6 @@ func (b *builder) frameOfDoc(d int) *frameData {
 			}
 			if fd.f.AXNodes[i].Ignored {
 				b.counts.AXIgnored++
-				for _, r := range fd.f.AXNodes[i].IgnoredReasons {
-					if r == "activeModalDialog" {
-						b.modalHidden++
-					}
-				}
 			}
 		}
 		for i := range fd.f.AXNodes {

@@ -32,6 +32,9 @@ type DocGeometry struct {
 	Boxes            []Box
 	HasBox           []bool
 	Visible          []bool
+	// Tangible is Visible without the opacity test: an element at opacity 0
+	// is invisible but still receives clicks.
+	Tangible []bool
 	// Shown is the part of each box left by the clips of overflow
 	// ancestors and iframe viewports (zero when clipped away).
 	Shown []Box
@@ -79,7 +82,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	dg := &g.Docs[d]
 	n := len(doc.Nodes)
 	dg.Boxes, dg.HasBox, dg.Visible = make([]Box, n), make([]bool, n), make([]bool, n)
-	dg.Shown, dg.End = make([]Box, n), make([]int32, n)
+	dg.Shown, dg.End, dg.Tangible = make([]Box, n), make([]int32, n), make([]bool, n)
 	// transparent carries opacity 0 down: it is not inherited in CSS but
 	// hides the whole subtree. flow and abs are the clips that in-flow and
 	// absolutely positioned descendants inherit.
@@ -135,8 +138,8 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 			transparent[i] = true
 		}
 		area := dg.Shown[i].W * dg.Shown[i].H
-		dg.Visible[i] = !transparent[i] && st.Display != "none" &&
-			st.Visibility != "hidden" && st.Visibility != "collapse" && area > 0
+		dg.Tangible[i] = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse" && area > 0
+		dg.Visible[i] = dg.Tangible[i] && !transparent[i]
 		if own, ok := overflowClip(node, st, box); ok {
 			flow[i] = flow[i].intersect(own)
 		}
@@ -297,6 +300,15 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 		}
 	}
 	return out
+}
+
+// IsTangible reports whether a node can receive a click: laid out, shown,
+// not visibility:hidden (opacity does not matter).
+func (g *Geometry) IsTangible(doc, node int) bool {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Tangible) {
+		return false
+	}
+	return g.Docs[doc].Tangible[node]
 }
 
 // ShownBox returns the part of a node's box its clips leave.

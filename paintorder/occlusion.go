@@ -54,18 +54,44 @@ func (ix *Index) Check(doc, i int) Verdict {
 	}
 	v.InViewport = true
 	pieces := []layout.Box{view}
+	var above []layout.Box // covers painted in a later layer, not ties
+	ties := false
 	exact := true
-	ix.eachCover(doc, i, view, func(h Hit, b layout.Box) {
+	ix.eachCover(doc, i, view, func(h Hit, b layout.Box, tie bool) {
 		if !exact {
 			return
 		}
 		pieces = subtract(pieces, b)
-		if len(pieces) > maxPieces {
+		if tie {
+			ties = true
+		} else {
+			above = append(above, b)
+		}
+		if len(pieces) > maxPieces || len(above) > maxPieces {
 			exact = false
 		}
 	})
 	if !exact {
 		return ix.sampled(doc, i, view)
+	}
+	// Text of the node's layer is hit before any box of it, earlier text
+	// included.
+	order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
+	ix.texts[doc].Search([2]float64{view.X, view.Y}, [2]float64{view.X + view.W, view.Y + view.H}, func(lo, hi [2]float64, e entry) bool {
+		j := int(e.node)
+		if e.order == order && !ix.g.Contains(doc, i, j) && !ix.g.Contains(doc, j, i) && !ix.slotted(doc, i, j) && len(pieces) <= maxPieces {
+			pieces = subtract(pieces, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
+			ties = true
+		}
+		return true
+	})
+	if len(pieces) > maxPieces {
+		return ix.sampled(doc, i, view)
+	}
+	if ties {
+		// Within one paint layer the browser hit-tests text before boxes:
+		// a later sibling's box does not cover this node's own text.
+		pieces = append(pieces, ix.ownText(doc, i, view, above)...)
 	}
 	// Slivers thinner than minSide are no place to click (a link whose
 	// last pixel row peeks out under a fixed header): they do not count.
@@ -86,7 +112,7 @@ func (ix *Index) Check(doc, i int) Verdict {
 			best = k
 		}
 	}
-	v.Fraction = total / (view.W * view.H)
+	v.Fraction = math.Min(1, total/(view.W*view.H))
 	cx, cy := view.X+view.W/2, view.Y+view.H/2
 	if h, ok := ix.coverAt(doc, i, cx, cy); ok {
 		v.By, v.HasBy = h, true
@@ -158,14 +184,46 @@ func (ix *Index) onText(doc, i int, pieces []layout.Box) (float64, float64, bool
 	return 0, 0, false
 }
 
+// ownText returns the lines of text inside node (doc, i), within view and
+// outside the boxes above it and the later text of its own layer.
+func (ix *Index) ownText(doc, i int, view layout.Box, above []layout.Box) []layout.Box {
+	order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
+	ix.texts[doc].Search([2]float64{view.X, view.Y}, [2]float64{view.X + view.W, view.Y + view.H}, func(lo, hi [2]float64, e entry) bool {
+		if e.order >= order && ix.paintsOver(doc, i, order, e) {
+			above = append(above, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
+		}
+		return true
+	})
+	var out []layout.Box
+	end := int(ix.g.Docs[doc].End[i])
+	for k, seen := i+1, 0; k <= end && seen < 64; k++ {
+		for _, f := range ix.g.Fragments(doc, k) {
+			seen++
+			f = layout.Intersect(f, view)
+			if f.W <= 0 || f.H <= 0 {
+				continue
+			}
+			rest := []layout.Box{f}
+			for _, a := range above {
+				rest = subtract(rest, a)
+			}
+			out = append(out, rest...)
+		}
+	}
+	return out
+}
+
 // eachCover calls f with every box painted over node (doc, i) within area,
-// following the chain of iframes up to the top-level document.
-func (ix *Index) eachCover(doc, i int, area layout.Box, f func(Hit, layout.Box)) {
+// following the chain of iframes up to the top-level document; tie says the
+// box is in the node's own paint layer (later in tree order), where the
+// node's text still wins.
+func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h Hit, b layout.Box, tie bool)) {
 	for depth := 0; doc >= 0 && depth < 32; depth++ {
 		order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
+		first := depth == 0
 		ix.trees[doc].Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(lo, hi [2]float64, e entry) bool {
 			if ix.paintsOver(doc, i, order, e) {
-				f(Hit{doc, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
+				f(Hit{doc, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]}, first && e.order == order && e.phase == ix.phase(doc, i))
 			}
 			return true
 		})
@@ -182,7 +240,7 @@ func (ix *Index) coverAt(doc, i int, x, y float64) (Hit, bool) {
 	var best Hit
 	var bestOrder int64
 	found := false
-	ix.eachCover(doc, i, layout.Box{X: x, Y: y}, func(h Hit, b layout.Box) {
+	ix.eachCover(doc, i, layout.Box{X: x, Y: y}, func(h Hit, b layout.Box, _ bool) {
 		if x < b.X || y < b.Y || x >= b.X+b.W || y >= b.Y+b.H {
 			return
 		}

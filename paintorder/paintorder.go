@@ -22,10 +22,31 @@ type Hit struct {
 	Doc, Node int
 }
 
-// entry is what a tree stores: the node and its paint order.
+// entry is what a tree stores: the node, its paint order, and its phase
+// within that order: block boxes, then floats, then text — the browser
+// hit-tests a layer's text first, then its floats, then its blocks.
 type entry struct {
 	node  int32
+	phase int8
 	order int64
+}
+
+const (
+	phaseBlock int8 = iota
+	phaseFloat
+	phaseText
+)
+
+// above reports whether a is hit before b: later paint, then later phase,
+// then later in tree order.
+func (a entry) above(b entry) bool {
+	if a.order != b.order {
+		return a.order > b.order
+	}
+	if a.phase != b.phase {
+		return a.phase > b.phase
+	}
+	return a.node > b.node
 }
 
 // Index holds one R-tree of hit-testable boxes per document.
@@ -33,26 +54,36 @@ type Index struct {
 	c     *domsnap.Capture
 	g     *layout.Geometry
 	trees []rtree.RTreeG[entry]
+	// texts holds each document's lines of text, keyed to the element they
+	// belong to: hit tests try text before boxes of the same layer.
+	texts []rtree.RTreeG[entry]
 	// owner is, per document, the iframe node that holds it (Doc -1 for the
 	// top-level document).
 	owner []Hit
+	// floats marks, per document, nodes in a floated subtree.
+	floats [][]bool
 }
 
 // Build indexes every visible element box (as its clips leave it) that
 // receives pointer events. pointer-events: none never occludes.
 func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
-	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents))}
+	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), texts: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents))}
 	for d := range ix.owner {
 		ix.owner[d] = Hit{-1, -1}
 	}
 	for d := range c.Documents {
 		doc := &c.Documents[d]
 		wrapped := ix.wrappedInlines(d)
+		ix.floats = append(ix.floats, ix.floatedNodes(d))
 		for i := range doc.Nodes {
 			n := &doc.Nodes[i]
 			if n.Type == domsnap.TextNode {
 				ix.insertLines(d, i, wrapped)
+				ix.insertText(d, i)
 				continue
+			}
+			if n.PseudoType != "" {
+				ix.insertText(d, i) // generated text: list markers, quotes
 			}
 			if wrapped[i] {
 				continue // its lines stand for it (insertLines)
@@ -68,12 +99,12 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 				continue
 			}
 			b := g.ShownBox(d, i)
-			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{int32(target), n.Layout.PaintOrder})
+			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
 			if d == 0 && ix.modalDialog(d, i) {
 				// Its ::backdrop (absent from DOMSnapshot) fills the viewport in
 				// the top layer and answers hits for the dialog.
 				vp := g.ViewportBox(0)
-				ix.trees[d].Insert([2]float64{vp.X, vp.Y}, [2]float64{vp.X + vp.W, vp.Y + vp.H}, entry{int32(i), n.Layout.PaintOrder})
+				ix.trees[d].Insert([2]float64{vp.X, vp.Y}, [2]float64{vp.X + vp.W, vp.Y + vp.H}, entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
 			}
 		}
 	}
@@ -84,7 +115,7 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 // section (whose gaps between cells hit the table, not the row).
 func (ix *Index) paintable(d, i int) bool {
 	n := &ix.c.Documents[d].Nodes[i]
-	if n.Layout == nil || n.Type != domsnap.ElementNode || !ix.g.IsVisible(d, i) {
+	if n.Layout == nil || n.Type != domsnap.ElementNode || !ix.g.IsTangible(d, i) {
 		return false
 	}
 	if s := n.Layout.Style; s >= 0 {
@@ -162,9 +193,28 @@ func (ix *Index) insertLines(d, k int, wrapped map[int]bool) {
 		}
 		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
 		for _, f := range frags {
-			ix.trees[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), order})
+			ix.trees[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), ix.phase(d, p), order})
 		}
 	})
+}
+
+// insertText indexes text node k's lines for the element they belong to.
+func (ix *Index) insertText(d, k int) {
+	n := &ix.c.Documents[d].Nodes[k]
+	p := k
+	if n.Type == domsnap.TextNode {
+		p = int(n.Parent)
+	}
+	for p >= 0 && ix.c.Documents[d].Nodes[p].PseudoType != "" {
+		p = int(ix.c.Documents[d].Nodes[p].Parent)
+	}
+	if n.Layout == nil || p < 0 || !ix.HitTestable(d, p) {
+		return
+	}
+	p = ix.foreignRoot(d, p)
+	for _, f := range ix.g.Fragments(d, k) {
+		ix.texts[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), phaseText, n.Layout.PaintOrder})
+	}
 }
 
 // modalDialog: an open <dialog> shown with showModal() sits in the top
@@ -202,7 +252,7 @@ func (ix *Index) foreignRoot(d, i int) int {
 // element (not a pseudo element) that receives pointer events.
 func (ix *Index) HitTestable(d, i int) bool {
 	n := &ix.c.Documents[d].Nodes[i]
-	if n.Layout == nil || n.Type != domsnap.ElementNode || n.PseudoType != "" || !ix.g.IsVisible(d, i) {
+	if n.Layout == nil || n.Type != domsnap.ElementNode || n.PseudoType != "" || !ix.g.IsTangible(d, i) {
 		return false
 	}
 	s := n.Layout.Style
@@ -240,13 +290,22 @@ func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
 		if x >= hi[0] || y >= hi[1] {
 			return true // boxes are half-open, as in the browser's hit test
 		}
-		// Later paint wins; on a tie (painted together) the later node in
-		// tree order, which includes descendants, wins.
-		if e.order > best.order || e.order == best.order && e.node > best.node {
+		if !found || e.above(best) {
 			best, found = e, true
 		}
 		return true
 	})
+	// Text of the same or a later layer is hit before boxes.
+	text, foundText := entry{order: math.MinInt64}, false
+	ix.texts[doc].Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e entry) bool {
+		if x < hi[0] && y < hi[1] && (!foundText || e.above(text)) {
+			text, foundText = e, true
+		}
+		return true
+	})
+	if foundText && (!found || text.above(best)) {
+		best, found = text, true
+	}
 	if !found {
 		return Hit{}, false
 	}
@@ -260,13 +319,40 @@ func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
 }
 
 // paintsOver reports whether entry e (in the same document as node i) is
-// painted after node i and is neither its ancestor nor its descendant.
+// hit before node i's box and is neither its ancestor nor its descendant.
 func (ix *Index) paintsOver(doc, i int, order int64, e entry) bool {
 	j := int(e.node)
 	if ix.g.Contains(doc, i, j) || ix.g.Contains(doc, j, i) || ix.slotted(doc, i, j) {
 		return false
 	}
-	return e.order > order || e.order == order && j > i
+	return e.above(entry{node: int32(i), phase: ix.phase(doc, i), order: order})
+}
+
+// phase is a node's hit-test phase within its paint order.
+func (ix *Index) phase(d, i int) int8 {
+	if d < len(ix.floats) && i < len(ix.floats[d]) && ix.floats[d][i] {
+		return phaseFloat
+	}
+	return phaseBlock
+}
+
+// floatedNodes marks floats and everything inside them (a float paints its
+// content with it) that shares the float's paint order.
+func (ix *Index) floatedNodes(d int) []bool {
+	doc := &ix.c.Documents[d]
+	out := make([]bool, len(doc.Nodes))
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if n.Parent >= 0 {
+			out[i] = out[n.Parent]
+		}
+		if n.Layout != nil && n.Layout.Style >= 0 && n.Type == domsnap.ElementNode {
+			if f := doc.Styles[n.Layout.Style].Float; f == "left" || f == "right" || f == "inline-start" || f == "inline-end" {
+				out[i] = true
+			}
+		}
+	}
+	return out
 }
 
 // slotted: DOMSnapshot parents a host's light-DOM children to the host,
