@@ -45,7 +45,11 @@ func (ix *Index) Check(doc, i int) Verdict {
 		return v
 	}
 	shown := ix.g.ShownBox(doc, i)
-	view := layout.Intersect(shown, ix.g.ViewportBox(0))
+	// The browser hit-tests whole pixels: a point in the last half pixel
+	// row or column rounds out of the viewport.
+	vp := ix.g.ViewportBox(0)
+	vp.W, vp.H = vp.W-0.5, vp.H-0.5
+	view := layout.Intersect(shown, vp)
 	if view.W <= 0 || view.H <= 0 {
 		return v
 	}

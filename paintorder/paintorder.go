@@ -62,6 +62,9 @@ type Index struct {
 	owner []Hit
 	// floats marks, per document, nodes in a floated subtree.
 	floats [][]bool
+	// hollow marks, per document, inline elements with nothing inside to
+	// hit (no text, no box): the browser's line boxes give them no area.
+	hollow [][]bool
 }
 
 // Build indexes every visible element box (as its clips leave it) that
@@ -75,6 +78,7 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 		doc := &c.Documents[d]
 		wrapped := ix.wrappedInlines(d)
 		ix.floats = append(ix.floats, ix.floatedNodes(d))
+		ix.hollow = append(ix.hollow, ix.hollowInlines(d))
 		for i := range doc.Nodes {
 			n := &doc.Nodes[i]
 			if n.Type == domsnap.TextNode {
@@ -115,7 +119,7 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 // section (whose gaps between cells hit the table, not the row).
 func (ix *Index) paintable(d, i int) bool {
 	n := &ix.c.Documents[d].Nodes[i]
-	if n.Layout == nil || n.Type != domsnap.ElementNode || !ix.g.IsTangible(d, i) {
+	if n.Layout == nil || n.Type != domsnap.ElementNode || !ix.g.IsTangible(d, i) || ix.isHollow(d, i) {
 		return false
 	}
 	if s := n.Layout.Style; s >= 0 {
@@ -248,11 +252,48 @@ func (ix *Index) foreignRoot(d, i int) int {
 	return root
 }
 
+// hollowInlines marks inline elements whose subtree holds no text line and
+// no tangible non-inline box.
+func (ix *Index) hollowInlines(d int) []bool {
+	doc := &ix.c.Documents[d]
+	n := len(doc.Nodes)
+	content := make([]bool, n)
+	for i := n - 1; i >= 0; i-- {
+		node := &doc.Nodes[i]
+		if node.Layout != nil && (len(node.Layout.Fragments) > 0 ||
+			node.Type == domsnap.ElementNode && !ix.inline(d, i) && ix.g.IsTangible(d, i)) {
+			content[i] = true
+		}
+		if p := node.Parent; p >= 0 && content[i] {
+			content[p] = true
+		}
+	}
+	out := make([]bool, n)
+	for i := range out {
+		if !ix.inline(d, i) || content[i] || replaced[doc.Nodes[i].Name] {
+			continue
+		}
+		// An empty inline with padding or a background image still has a
+		// box in its line; one a pixel wide has nothing to hit.
+		b, _ := ix.g.Box(d, i)
+		out[i] = b.W < 2 || b.H < 2
+	}
+	return out
+}
+
+// replaced elements have content of their own, inline or not.
+var replaced = map[string]bool{"IMG": true, "svg": true, "VIDEO": true, "CANVAS": true, "INPUT": true,
+	"BUTTON": true, "SELECT": true, "TEXTAREA": true, "IFRAME": true, "OBJECT": true, "EMBED": true, "math": true}
+
+func (ix *Index) isHollow(d, i int) bool {
+	return d < len(ix.hollow) && i < len(ix.hollow[d]) && ix.hollow[d][i]
+}
+
 // HitTestable reports whether a click can land on the node: a visible
 // element (not a pseudo element) that receives pointer events.
 func (ix *Index) HitTestable(d, i int) bool {
 	n := &ix.c.Documents[d].Nodes[i]
-	if n.Layout == nil || n.Type != domsnap.ElementNode || n.PseudoType != "" || !ix.g.IsTangible(d, i) {
+	if n.Layout == nil || n.Type != domsnap.ElementNode || n.PseudoType != "" || !ix.g.IsTangible(d, i) || ix.isHollow(d, i) {
 		return false
 	}
 	s := n.Layout.Style
