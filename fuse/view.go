@@ -172,6 +172,12 @@ func (v *view) coverName(w where) string {
 // of them becomes one line naming the cover.
 func (v *view) uncovered(ns []*Node) []*Node {
 	var out []*Node
+	lastCovered := -1
+	for k, n := range ns {
+		if n.status.occluded {
+			lastCovered = k
+		}
+	}
 	for k := 0; k < len(ns); k++ {
 		n := ns[k]
 		if n.status.clipped && n.target == nil || n.status.clipped && v.opts.Scope == "" {
@@ -196,11 +202,17 @@ func (v *view) uncovered(ns []*Node) []*Node {
 			out = append(out, cp)
 			continue
 		}
+		// The run goes on through off-screen siblings that lie between
+		// covered ones (a grid's rows under a banner and below the fold).
 		covered, beyond := map[string]int{}, map[string]int{}
-		for ; k < len(ns) && ns[k].status.occluded; k++ {
+		cover := n.status.cover
+		for ; k < len(ns) && (ns[k].status.occluded || k < lastCovered && v.direction(ns[k]) != ""); k++ {
+			if ns[k].status.occluded {
+				cover = ns[k].status.cover
+			}
 			c, o := v.splitCovered(ns[k])
-			covered[ns[k].status.cover] += c
-			beyond[ns[k].status.cover] += o
+			covered[cover] += c
+			beyond[cover] += o
 			v.counts.Occluded += c
 			v.counts.Offscreen += o
 		}
@@ -358,8 +370,24 @@ func (v *view) direction(n *Node) string {
 	case s.X+s.W <= -m:
 		return "left"
 	}
+	// A subtree that only peeks in across an edge by a few pixels is no
+	// place to click yet (paintorder draws the same line).
+	in := layout.Intersect(s, v.g.ViewportBox(m))
+	switch {
+	case in.H < peek && in.H < s.H && s.Y+s.H/2 > vh/2:
+		return "below"
+	case in.H < peek && in.H < s.H:
+		return "above"
+	case in.W < peek && in.W < s.W && s.X+s.W/2 > vw/2:
+		return "right"
+	case in.W < peek && in.W < s.W:
+		return "left"
+	}
 	return ""
 }
+
+// peek matches paintorder's minimum visible strip at the viewport's edge.
+const peek = 8.0
 
 func runRole(run []*Node) string {
 	role := run[0].Role

@@ -30,9 +30,12 @@ const maxPieces = 256
 
 // minArea is the uncovered area (CSS px²) below which a node counts as
 // covered, and minSide the narrowest uncovered strip that still counts.
+// minPeek is how much of a node cut by the viewport's edge must show for it
+// to count as in view: less is no place to click, and the agent scrolls.
 const (
 	minArea = 1.0
 	minSide = 2.0
+	minPeek = 8.0
 )
 
 // Check measures node (doc, i): its uncovered area within the viewport,
@@ -53,7 +56,7 @@ func (ix *Index) Check(doc, i int) Verdict {
 	if view.W <= 0 || view.H <= 0 {
 		return v
 	}
-	if view.H < minSide && view.H < shown.H || view.W < minSide && view.W < shown.W {
+	if view.H < minPeek && view.H < shown.H || view.W < minPeek && view.W < shown.W {
 		return v // peeking in from beyond the viewport's edge by a sliver
 	}
 	v.InViewport = true

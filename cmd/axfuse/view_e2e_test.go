@@ -86,8 +86,14 @@ func TestBannerPage(t *testing.T) {
 }
 
 func TestFixedHeaderOverScrolledContent(t *testing.T) {
+	for _, page := range []string{"fixedheader.html", "sticky.html"} {
+		t.Run(page, func(t *testing.T) { checkHeaderPage(t, page) })
+	}
+}
+
+func checkHeaderPage(t *testing.T, page string) {
 	needChromium(t)
-	obs := snapshotJSON(t, servePage(t, "fixedheader.html"))
+	obs := snapshotJSON(t, servePage(t, page))
 	if obs.Viewport.ScrollY < 900 {
 		t.Fatalf("scrollY %v: the page did not scroll", obs.Viewport.ScrollY)
 	}
