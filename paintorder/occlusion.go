@@ -128,6 +128,12 @@ func (ix *Index) Check(doc, i int) Verdict {
 		v.Occluded, v.Fraction = true, 0
 		return v
 	}
+	// The point keeps half a pixel from every cut: the browser's sub-pixel
+	// and snapped geometry disagree at the edges.
+	if inner := erode(pieces, 0.5); len(inner) > 0 {
+		pieces = inner
+		best = largest(pieces)
+	}
 	if x, y, ok := ix.onText(doc, i, pieces); ok {
 		v.Point = snap(x, y, pieces)
 	} else if inAny(pieces, cx, cy) {
@@ -137,6 +143,27 @@ func (ix *Index) Check(doc, i int) Verdict {
 		v.Point = snap(p.X+p.W/2, p.Y+p.H/2, pieces)
 	}
 	return v
+}
+
+// erode shrinks every piece by d on each side, dropping those it empties.
+func erode(pieces []layout.Box, d float64) []layout.Box {
+	var out []layout.Box
+	for _, p := range pieces {
+		if p.W > 2*d && p.H > 2*d {
+			out = append(out, layout.Box{X: p.X + d, Y: p.Y + d, W: p.W - 2*d, H: p.H - 2*d})
+		}
+	}
+	return out
+}
+
+func largest(pieces []layout.Box) int {
+	best := 0
+	for k, p := range pieces {
+		if p.W*p.H > pieces[best].W*pieces[best].H {
+			best = k
+		}
+	}
+	return best
 }
 
 // snap moves a point to whole pixels inside the same uncovered piece when

@@ -102,13 +102,11 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 			if !ix.paintable(d, i) || !ix.HitTestable(d, target) {
 				continue
 			}
-			b := g.ShownBox(d, i)
-			ix.trees[d].Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
+			insert(&ix.trees[d], g.ShownBox(d, i), entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
 			if d == 0 && ix.modalDialog(d, i) {
 				// Its ::backdrop (absent from DOMSnapshot) fills the viewport in
 				// the top layer and answers hits for the dialog.
-				vp := g.ViewportBox(0)
-				ix.trees[d].Insert([2]float64{vp.X, vp.Y}, [2]float64{vp.X + vp.W, vp.Y + vp.H}, entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
+				insert(&ix.trees[d], g.ViewportBox(0), entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
 			}
 		}
 	}
@@ -129,6 +127,14 @@ func (ix *Index) paintable(d, i int) bool {
 		}
 	}
 	return true
+}
+
+// insert adds a box unless it is empty.
+func insert(t *rtree.RTreeG[entry], b layout.Box, e entry) {
+	if b.W <= 0 || b.H <= 0 {
+		return
+	}
+	t.Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, e)
 }
 
 // wrappedInlines marks inline elements whose text wraps onto several
@@ -197,7 +203,7 @@ func (ix *Index) insertLines(d, k int, wrapped map[int]bool) {
 		}
 		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
 		for _, f := range frags {
-			ix.trees[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), ix.phase(d, p), order})
+			insert(&ix.trees[d], f, entry{int32(p), ix.phase(d, p), order})
 		}
 	})
 }
@@ -217,7 +223,7 @@ func (ix *Index) insertText(d, k int) {
 	}
 	p = ix.foreignRoot(d, p)
 	for _, f := range ix.g.Fragments(d, k) {
-		ix.texts[d].Insert([2]float64{f.X, f.Y}, [2]float64{f.X + f.W, f.Y + f.H}, entry{int32(p), phaseText, n.Layout.PaintOrder})
+		insert(&ix.texts[d], f, entry{int32(p), phaseText, n.Layout.PaintOrder})
 	}
 }
 
