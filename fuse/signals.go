@@ -1,6 +1,8 @@
 package fuse
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -64,7 +66,127 @@ func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Sign
 	}
 	s.Listeners = n.Listeners
 	s.Clickable = n.Clickable && !nativeClickable[s.Tag]
+	f := b.facts(fd)
+	s.AppRoot, s.CursorStart, s.Delegated = f.appRoot[dom], f.cursorStart[dom], f.delegated[dom]
+	s.Scrollable = f.scroll[dom] != ""
 	return s
+}
+
+// domFacts are per-document DOM signals that need the tree around a node.
+type domFacts struct {
+	cursorStart []bool   // cursor: pointer where the parent's is not
+	appRoot     []bool   // a click listener serving three or more targets below
+	delegated   []bool   // below an app root, or below a root with a click listener
+	scroll      []string // "[scroll: 0% ↓ 2.1 screens]" for scrollable containers
+}
+
+// minDelegated is how many targets below an element make its click
+// listener a delegated one.
+const minDelegated = 3
+
+func (b *builder) facts(fd *frameData) *domFacts {
+	if fd.facts != nil {
+		return fd.facts
+	}
+	doc := &b.c.Documents[fd.doc]
+	n := len(doc.Nodes)
+	f := &domFacts{cursorStart: make([]bool, n), appRoot: make([]bool, n), delegated: make([]bool, n), scroll: make([]string, n)}
+	cursor := make([]bool, n) // computed cursor is pointer
+	below := make([]int, n)   // target signals in the subtree, self excluded
+	for i := range doc.Nodes {
+		node := &doc.Nodes[i]
+		if node.Type != domsnap.ElementNode || node.Layout == nil || node.Layout.Style < 0 {
+			if p := node.Parent; p >= 0 {
+				cursor[i] = cursor[p]
+			}
+			continue
+		}
+		st := doc.Styles[node.Layout.Style]
+		cursor[i] = st.Cursor == "pointer"
+		parentPointer := node.Parent >= 0 && cursor[node.Parent]
+		f.cursorStart[i] = cursor[i] && !parentPointer && b.g.IsVisible(fd.doc, i)
+		f.scroll[i] = scrollState(node, st)
+	}
+	for i := n - 1; i > 0; i-- {
+		if p := doc.Nodes[i].Parent; p >= 0 {
+			below[p] += below[i]
+			if targetSignal(&doc.Nodes[i], f.cursorStart[i]) {
+				below[p]++
+			}
+		}
+	}
+	for i := range doc.Nodes {
+		node := &doc.Nodes[i]
+		listens := hasClick(node.Listeners)
+		root := node.Type == domsnap.DocumentNode || node.Name == "HTML" || node.Name == "BODY"
+		f.appRoot[i] = listens && !root && below[i] >= minDelegated
+		if p := node.Parent; p >= 0 {
+			pn := &doc.Nodes[p]
+			pRoot := pn.Type == domsnap.DocumentNode || pn.Name == "HTML" || pn.Name == "BODY"
+			f.delegated[i] = f.delegated[p] || f.appRoot[p] || pRoot && hasClick(pn.Listeners)
+		}
+	}
+	fd.facts = f
+	return f
+}
+
+func hasClick(types []string) bool {
+	for _, t := range types {
+		switch t {
+		case "click", "mousedown", "mouseup", "pointerdown", "pointerup":
+			return true
+		}
+	}
+	return false
+}
+
+// targetSignal: what marks a likely target below a listener.
+func targetSignal(n *domsnap.Node, cursorStart bool) bool {
+	if n.Type != domsnap.ElementNode {
+		return false
+	}
+	if cursorStart {
+		return true
+	}
+	switch n.Name {
+	case "BUTTON", "INPUT", "SELECT", "TEXTAREA":
+		return true
+	case "A":
+		_, href := n.Attr("href")
+		return href
+	}
+	if v, ok := n.Attr("tabindex"); ok && !strings.HasPrefix(strings.TrimSpace(v), "-") {
+		return true
+	}
+	return false
+}
+
+// scrollState describes a container with content to scroll to, where it
+// stands and how much is left: "scroll: 0% ↓ 2.1 screens".
+func scrollState(n *domsnap.Node, st domsnap.Style) string {
+	l := n.Layout
+	if l.Client == nil || l.Scroll == nil || n.Name == "HTML" || n.Name == "BODY" {
+		return ""
+	}
+	scrollable := func(o string) bool { return o == "auto" || o == "scroll" || o == "overlay" }
+	c, sc := l.Client, l.Scroll
+	axis := func(pos, total, view float64, arrow string) string {
+		if view <= 0 || total-view < 2 {
+			return ""
+		}
+		pct := 100 * pos / (total - view)
+		left := (total - pos - view) / view
+		return fmt.Sprintf("scroll: %.0f%% %s %.1f screens", math.Max(0, math.Min(100, pct)), arrow, math.Max(0, left))
+	}
+	if scrollable(st.OverflowY) {
+		if s := axis(sc.Y, sc.H, c.H, "↓"); s != "" {
+			return s
+		}
+	}
+	if scrollable(st.OverflowX) {
+		return axis(sc.X, sc.W, c.W, "→")
+	}
+	return ""
 }
 
 // rolelessName names a role-less target: aria-label, then its AX name, then

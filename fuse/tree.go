@@ -161,6 +161,8 @@ type frameData struct {
 	focusMemo []int8
 	// axByBackend finds a DOM node's AX node, built on first need.
 	axByBackend map[int64]int
+	// facts are the document's DOM signals, built on first need.
+	facts *domFacts
 }
 
 type builder struct {
@@ -324,6 +326,11 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		n.modal = true
 	}
 	reasons := index.Reasons(b.signals(fd, ax, dom))
+	if dom >= 0 {
+		if st := b.facts(fd).scroll[dom]; st != "" {
+			n.States = append(n.States, st)
+		}
+	}
 	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
 	if !leafRoles[ax.Role] {
@@ -345,6 +352,16 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	reasons := index.Reasons(b.signals(fd, ax, dom))
 	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) {
 		return nil
+	}
+	if len(reasons) == 1 && reasons[0] == "scrollable" {
+		// A scroll container: no name from its (long) text.
+		n := &Node{Role: "scrollable", States: []string{b.facts(fd).scroll[dom]}}
+		if v, ok := b.c.Documents[fd.doc].Nodes[dom].Attr("aria-label"); ok {
+			n.Name = clean(v)
+		}
+		sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
+		n.Children = b.children(fd, i, dom, sc)
+		return []*Node{n}
 	}
 	name, fromText := b.rolelessName(fd, ax, dom)
 	n := &Node{Role: "clickable", Name: name}

@@ -40,11 +40,28 @@ type Signals struct {
 	// Root is true for html, body and the document: a listener there is a
 	// delegated one and never makes the root itself a target.
 	Root bool
+	// AppRoot: the element's click listener serves many targets below it
+	// (React-style delegation); the listener does not make it a target.
+	AppRoot bool
+	// CursorStart: computed cursor is pointer and the parent's is not (the
+	// start of an inherited run, not every descendant in it).
+	CursorStart bool
+	// Delegated: an ancestor holds a delegated listener that this element's
+	// signals (cursor, role, tabindex) stand in for.
+	Delegated bool
+	// Scrollable: a container with content to scroll to.
+	Scrollable bool
+	// Media: canvas, svg, img, video or embed, interactive only with a
+	// listener or a pointer cursor.
+	Media bool
 }
 
 // Reasons returns why an element is interactive, empty when it is not.
 func Reasons(s Signals) []string {
 	if documentRoles[s.Role] || s.Root {
+		if s.Scrollable && !s.Root {
+			return []string{"scrollable"}
+		}
 		return nil
 	}
 	var r []string
@@ -60,13 +77,24 @@ func Reasons(s Signals) []string {
 	if s.Editable {
 		r = append(r, "contenteditable")
 	}
-	for _, t := range s.Listeners {
-		if clickTypes[t] {
-			r = append(r, "listener:"+t)
+	if !s.AppRoot {
+		for _, t := range s.Listeners {
+			if clickTypes[t] {
+				r = append(r, "listener:"+t)
+			}
+		}
+		if s.Clickable && len(r) == 0 {
+			r = append(r, "clickable")
 		}
 	}
-	if s.Clickable && len(r) == 0 {
-		r = append(r, "clickable")
+	if s.CursorStart {
+		r = append(r, "cursor:pointer")
+	}
+	if s.Delegated && len(r) > 0 {
+		r = append(r, "delegated")
+	}
+	if s.Scrollable {
+		r = append(r, "scrollable")
 	}
 	return r
 }
@@ -75,7 +103,7 @@ func Reasons(s Signals) []string {
 // listener or isClickable), not from the element's role or focusability.
 func OnlyFromDOM(reasons []string) bool {
 	for _, r := range reasons {
-		if !strings.HasPrefix(r, "listener:") && r != "clickable" {
+		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" {
 			return false
 		}
 	}
