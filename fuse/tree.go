@@ -109,6 +109,7 @@ type Tree struct {
 	Elements []Element
 	Counts   Counts
 	viewport layout.Box // for Find's "where"
+	view     *view      // for Locate
 }
 
 // Options choose the view.

@@ -82,7 +82,7 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	if opts.Depth > 0 {
 		roots = limitDepth(roots, opts.Depth, 1)
 	}
-	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin)}
+	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin), view: v}
 	t.Elements = v.assignRefs(roots)
 	t.Counts = counts
 	t.Counts.Kept = countNodes(roots)
@@ -464,6 +464,7 @@ func (v *view) assignRefs(ns []*Node) []Element {
 		for _, n := range ns {
 			if t := n.target; t != nil {
 				n.Ref = v.opts.Refs.Ref(t.key)
+				v.opts.Refs.Remember(n.Ref, index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: t.tag})
 				if n.orig != nil {
 					n.orig.Ref = n.Ref
 				}
@@ -483,4 +484,45 @@ func (v *view) assignRefs(ns []*Node) []Element {
 		els = []Element{}
 	}
 	return els
+}
+
+// Located is an element of the full tree with what acting on it needs.
+type Located struct {
+	Fingerprint index.Fingerprint
+	InViewport  bool
+	Occluded    bool
+	Cover       string     // what covers it, when Occluded
+	Point       [2]float64 // where a click reaches it (viewport CSS px)
+	doc, dom    int
+}
+
+// Locate finds the element a key names in the full tree, off-screen and
+// covered ones included.
+func (t *Tree) Locate(k index.Key) (Located, bool) {
+	n := findNode(t.Full, func(n *Node) bool { return n.target != nil && n.target.key == k })
+	if n == nil || !n.at.ok {
+		return Located{}, false
+	}
+	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.doc, dom: n.at.dom}
+	vd := t.view.ix.Check(n.at.doc, n.at.dom)
+	l.InViewport, l.Occluded, l.Point = vd.InViewport, vd.Occluded, vd.Point
+	if vd.HasBy {
+		l.Cover = t.view.coverName(where{vd.By.Doc, vd.By.Node, true})
+	}
+	return l, true
+}
+
+// Reaches reports whether the node with this backend id, in the located
+// element's document, is the element or inside it, and names it if not.
+func (t *Tree) Reaches(l Located, backend int64) (bool, string) {
+	nodes := t.view.c.Documents[l.doc].Nodes
+	for i := range nodes {
+		if nodes[i].Backend == backend {
+			if t.view.g.Contains(l.doc, l.dom, i) {
+				return true, ""
+			}
+			return false, t.view.coverName(where{l.doc, i, true})
+		}
+	}
+	return false, "a node of another document"
 }

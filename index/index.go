@@ -5,7 +5,9 @@
 package index
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -113,19 +115,32 @@ func OnlyFromDOM(reasons []string) bool {
 // Key identifies a node across snapshots: its frame and backend node id,
 // both browser-side identifiers a page cannot choose.
 type Key struct {
-	Frame   string
-	Backend int64
+	Frame   string `json:"frame"`
+	Backend int64  `json:"backendNodeId"`
 }
 
-// Table hands out refs e1, e2, ... A key keeps its ref; a number is never
-// reused for another key.
+// Fingerprint is what the agent saw of a ref'd element; acting on a ref
+// whose element no longer matches it is refused.
+type Fingerprint struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+	Tag  string `json:"tag"`
+}
+
+// Table hands out refs e1, e2, ... A key keeps its ref while its document
+// lives; a number is never reused for another key, across documents too.
 type Table struct {
-	refs map[Key]string
-	next int
+	refs     map[Key]string
+	keys     map[string]Key
+	prints   map[string]Fingerprint
+	next     int
+	document string
 }
 
 // NewTable returns an empty ref table.
-func NewTable() *Table { return &Table{refs: map[Key]string{}} }
+func NewTable() *Table {
+	return &Table{refs: map[Key]string{}, keys: map[string]Key{}, prints: map[string]Fingerprint{}}
+}
 
 // Ref returns the key's ref, assigning the next number on first sight.
 func (t *Table) Ref(k Key) string {
@@ -135,15 +150,72 @@ func (t *Table) Ref(k Key) string {
 	t.next++
 	r := fmt.Sprintf("e%d", t.next)
 	t.refs[k] = r
+	t.keys[r] = k
 	return r
 }
 
 // KeyOf returns the key a ref was given.
 func (t *Table) KeyOf(ref string) (Key, bool) {
-	for k, r := range t.refs {
-		if r == ref {
-			return k, true
-		}
+	k, ok := t.keys[ref]
+	return k, ok
+}
+
+// Remember records what the agent saw of a ref.
+func (t *Table) Remember(ref string, fp Fingerprint) { t.prints[ref] = fp }
+
+// Lookup returns a ref's key and fingerprint.
+func (t *Table) Lookup(ref string) (Key, Fingerprint, bool) {
+	k, ok := t.keys[ref]
+	return k, t.prints[ref], ok
+}
+
+// Document switches the table to a document (frame and loader id). A new
+// document forgets the old refs but keeps counting, so no number returns.
+func (t *Table) Document(id string) {
+	if id == t.document {
+		return
 	}
-	return Key{}, false
+	t.document = id
+	t.refs, t.keys, t.prints = map[Key]string{}, map[string]Key{}, map[string]Fingerprint{}
+}
+
+// tableJSON is the table's saved form.
+type tableJSON struct {
+	Document string     `json:"document"`
+	Next     int        `json:"next"`
+	Refs     []savedRef `json:"refs"`
+}
+
+type savedRef struct {
+	Ref string `json:"ref"`
+	Key
+	Fingerprint
+}
+
+// MarshalJSON saves the table (for a session file).
+func (t *Table) MarshalJSON() ([]byte, error) {
+	out := tableJSON{Document: t.document, Next: t.next, Refs: []savedRef{}}
+	for ref, k := range t.keys {
+		out.Refs = append(out.Refs, savedRef{Ref: ref, Key: k, Fingerprint: t.prints[ref]})
+	}
+	sort.Slice(out.Refs, func(i, j int) bool { return out.Refs[i].Ref < out.Refs[j].Ref })
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON restores a saved table; malformed refs are skipped.
+func (t *Table) UnmarshalJSON(b []byte) error {
+	var in tableJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*t = *NewTable()
+	t.document, t.next = in.Document, max(in.Next, 0)
+	for _, r := range in.Refs {
+		var n int
+		if _, err := fmt.Sscanf(r.Ref, "e%d", &n); err != nil || n <= 0 || n > t.next {
+			continue
+		}
+		t.refs[r.Key], t.keys[r.Ref], t.prints[r.Ref] = r.Ref, r.Key, r.Fingerprint
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -43,5 +44,41 @@ func TestTableKeepsRefsAndNeverReuses(t *testing.T) {
 	}
 	if tb.Ref(Key{"G", 1}) != "e3" {
 		t.Error("same backend id in another frame must get its own ref")
+	}
+}
+
+func TestTableDocumentsAndPersistence(t *testing.T) {
+	tb := NewTable()
+	tb.Document("F/L1")
+	a := Key{"F", 7}
+	r := tb.Ref(a)
+	tb.Remember(r, Fingerprint{"button", "Pay", "button"})
+	raw, err := json.Marshal(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := NewTable()
+	if err := json.Unmarshal(raw, back); err != nil {
+		t.Fatal(err)
+	}
+	back.Document("F/L1")
+	if back.Ref(a) != r {
+		t.Error("a saved table lost its ref")
+	}
+	if k, fp, ok := back.Lookup(r); !ok || k != a || fp.Name != "Pay" {
+		t.Errorf("lookup: %v %v %v", k, fp, ok)
+	}
+	back.Document("F/L2") // navigation: a new document
+	if _, _, ok := back.Lookup(r); ok {
+		t.Error("a new document kept the old refs")
+	}
+	if got := back.Ref(a); got == r {
+		t.Errorf("number %s reused in a new document", got)
+	}
+	if err := json.Unmarshal([]byte(`{"next":1,"refs":[{"ref":"e5","frame":"F","backendNodeId":1},{"ref":"x","frame":"F"}]}`), back); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := back.Lookup("e5"); ok {
+		t.Error("a ref beyond next was accepted")
 	}
 }

@@ -28,16 +28,32 @@ var demoFiles embed.FS
 func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 	var c *domsnap.Capture
 	var shot []byte
+	var target string
 	var err error
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, shot, err = captureLive(ctx, cfg)
+		c, shot, target, err = captureTab(ctx, cfg)
 	}
 	if err != nil {
 		return err
 	}
-	obs := fuse.Snapshot(c, cfg.fuseOptions())
+	opts := cfg.fuseOptions()
+	var session string
+	if cfg.cdp != "" && target != "" {
+		// Attached: refs persist for `act` in another process.
+		if session, err = sessionPath(cfg.cdp, target); err != nil {
+			return err
+		}
+		opts.Refs = loadTable(session)
+		opts.Refs.Document(documentID(c))
+	}
+	obs := fuse.Snapshot(c, opts)
+	if session != "" {
+		if err := saveTable(session, opts.Refs); err != nil {
+			return err
+		}
+	}
 	if shot != nil {
 		if err := writeScreenshot(cfg.screenshot, shot, obs); err != nil {
 			return err
@@ -97,24 +113,25 @@ func capture(ctx context.Context, cfg *config) error {
 // browser's current tab) and captures it, with a viewport PNG when
 // --screenshot asks for one.
 func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, []byte, error) {
-	c, shot, err := captureTab(ctx, cfg)
+	c, shot, _, err := captureTab(ctx, cfg)
 	return c, shot, err
 }
 
-func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []byte, err error) {
-	target := cfg.url
-	if target == "" && cfg.cdp == "" {
+// captureTab is captureLive that also names the tab it captured.
+func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []byte, target string, err error) {
+	page := cfg.url
+	if page == "" && cfg.cdp == "" {
 		srv, err := serveDemo()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		defer srv.Close()
-		target = srv.URL
+		page = srv.URL
 	}
-	if target != "" {
+	if page != "" {
 		var err error
-		if target, err = normalizeURL(target); err != nil {
-			return nil, nil, err
+		if page, err = normalizeURL(page); err != nil {
+			return nil, nil, "", err
 		}
 	}
 	b, err := chrome.Open(ctx, chrome.Options{
@@ -122,31 +139,32 @@ func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []by
 		Width: cfg.width, Height: cfg.height, CallTimeout: cfg.timeout,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	defer b.Close()
 	var tab *chrome.Tab
-	if target == "" {
+	if page == "" {
 		tab, err = b.CurrentTab()
 	} else {
 		tab, err = b.NewTab()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	defer tab.Close()
-	if target != "" {
-		if err := tab.Navigate(target, cfg.wait); err != nil {
-			return nil, nil, err
+	if page != "" {
+		if err := tab.Navigate(page, cfg.wait); err != nil {
+			return nil, nil, "", err
 		}
 	}
+	target = tab.TargetID()
 	if c, err = tab.Capture(); err != nil || cfg.screenshot == "" {
-		return c, nil, err
+		return c, nil, target, err
 	}
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
 	shot, err = screenshot.Capture(sctx)
-	return c, shot, err
+	return c, shot, target, err
 }
 
 // writeScreenshot annotates the viewport PNG with every ref'd element and

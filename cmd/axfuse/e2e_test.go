@@ -261,29 +261,7 @@ func TestAttachWithoutNavigating(t *testing.T) {
 	browser := needChromium(t)
 	url := serve(t, map[string]string{"/": `<!doctype html><title>attach</title><h1 id=h></h1>
 <script>document.getElementById('h').textContent = 'load ' + Math.random().toString(36).slice(2)</script>`}).URL + "/"
-	// Not t.TempDir: the browser's helper processes may still write there
-	// while the test ends.
-	dir, err := os.MkdirTemp("", "axfuse-attach-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + dir, "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu", url}
-	if os.Geteuid() == 0 {
-		args = append(args, "--no-sandbox")
-	}
-	cmd := exec.Command(browser, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the whole process group
-		cmd.Wait()
-		os.RemoveAll(dir)
-	})
-	port := waitPort(t, filepath.Join(dir, "DevToolsActivePort"))
-	endpoint := "http://127.0.0.1:" + port
+	endpoint := debugBrowser(t, browser, url)
 	var first string
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
@@ -300,6 +278,35 @@ func TestAttachWithoutNavigating(t *testing.T) {
 	if first != second {
 		t.Errorf("the page changed between attached snapshots (was it navigated?):\n%s\n---\n%s", first, second)
 	}
+}
+
+// debugBrowser starts a browser showing url with a remote-debugging port,
+// as a user or a browser farm would, and returns its endpoint.
+func debugBrowser(t *testing.T, browser, url string) string {
+	t.Helper()
+	// Not t.TempDir: the browser's helper processes may still write there
+	// while the test ends.
+	dir, err := os.MkdirTemp("", "axfuse-attach-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + dir, "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu",
+		"--window-size=1280,720", url}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	cmd := exec.Command(browser, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the whole process group
+		cmd.Wait()
+		os.RemoveAll(dir)
+	})
+	return "http://127.0.0.1:" + waitPort(t, filepath.Join(dir, "DevToolsActivePort"))
 }
 
 func waitPort(t *testing.T, file string) string {

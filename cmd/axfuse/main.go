@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,13 @@ Usage:
   axfuse capture [flags] URL -o FILE
                                     record one capture (plain JSON) for replay
   axfuse snapshot --from FILE       fuse a recorded capture, no browser needed
+  axfuse act --cdp ENDPOINT click|dblclick|hover REF
+  axfuse act --cdp ENDPOINT type REF TEXT [--clear] [--submit]
+  axfuse act --cdp ENDPOINT press REF KEY   (Enter, Tab, Escape, Backspace, or text)
+                                    act on a ref of the attached browser's current
+                                    tab (refs from an earlier snapshot --cdp), then
+                                    print the new snapshot; a stale or changed ref
+                                    fails and nothing is done
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
@@ -92,6 +100,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return find(ctx, cfg, stdout)
+	case "act":
+		cfg, err := parseFlags("act", args[1:])
+		if err != nil {
+			return err
+		}
+		return act(ctx, cfg, stdout)
 	case "capture":
 		cfg, err := parseFlags("capture", args[1:])
 		if err != nil {
@@ -118,6 +132,8 @@ type config struct {
 	margin             float64
 	depth              int
 	role, name, text   string
+	verb, ref          string
+	clear, submit      bool
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -139,6 +155,8 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.role, "role", "", "")
 	fs.StringVar(&cfg.name, "name", "", "")
 	fs.StringVar(&cfg.text, "text", "", "")
+	fs.BoolVar(&cfg.clear, "clear", false, "")
+	fs.BoolVar(&cfg.submit, "submit", false, "")
 	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
 	// Flags may come before or after the URL.
@@ -152,6 +170,12 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		}
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
+	}
+	if cmd == "act" {
+		if err := cfg.actArgs(positional); err != nil {
+			return nil, usageError{err}
+		}
+		positional = nil
 	}
 	if len(positional) > 1 {
 		return nil, usageError{fmt.Errorf("too many arguments: %q", positional)}
@@ -192,6 +216,30 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	return cfg, nil
 }
+
+// actArgs reads `act VERB REF [TEXT]`.
+func (cfg *config) actArgs(pos []string) error {
+	if cfg.cdp == "" {
+		return errors.New("act needs --cdp ENDPOINT: the browser whose current tab you snapshot")
+	}
+	if len(pos) < 2 || !actVerbs[pos[0]] {
+		return errors.New("act VERB REF [TEXT]: VERB is click, dblclick, hover, type or press")
+	}
+	cfg.verb, cfg.ref = pos[0], pos[1]
+	if !refPattern.MatchString(cfg.ref) {
+		return fmt.Errorf("%q is not a ref (e12)", cfg.ref)
+	}
+	need := cfg.verb == "type" || cfg.verb == "press"
+	if need != (len(pos) == 3) || len(pos) > 3 {
+		return fmt.Errorf("act %s takes %s", cfg.verb, map[bool]string{true: "REF TEXT", false: "REF only"}[need])
+	}
+	if need {
+		cfg.text = pos[2]
+	}
+	return nil
+}
+
+var refPattern = regexp.MustCompile(`^e[0-9]+$`)
 
 func parseViewport(s string) (int, int, error) {
 	w, h, ok := strings.Cut(s, "x")

@@ -1,0 +1,116 @@
+package main
+
+// End-to-end tests of acting by ref: `snapshot --cdp` then `act --cdp` as
+// separate runs that share nothing but the session file, against a browser
+// started with a remote-debugging port.
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// refOf finds the ref of the first line matching pattern (e.g. `clickable "Add to cart"`).
+func refOf(t *testing.T, yaml, line string) string {
+	t.Helper()
+	m := regexp.MustCompile(regexp.QuoteMeta(line) + `[^\n]*\[ref=(e\d+)\]`).FindStringSubmatch(yaml)
+	if m == nil {
+		t.Fatalf("no ref for %s in:\n%s", line, yaml)
+	}
+	return m[1]
+}
+
+func attachedPage(t *testing.T, page string) (endpoint, first string) {
+	t.Helper()
+	browser := needChromium(t)
+	endpoint = debugBrowser(t, browser, servePage(t, page))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a session of this test's own
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if first = mustCLI(t, "snapshot", "--cdp", endpoint); strings.Contains(first, `heading "Shop"`) {
+			return endpoint, first
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("the page never showed:\n%s", first)
+	return
+}
+
+func TestActByRef(t *testing.T) {
+	endpoint, snap := attachedPage(t, "actions.html")
+	add := refOf(t, snap, `clickable "Add to cart"`)
+	out := mustCLI(t, "act", "--cdp", endpoint, "click", add)
+	if !strings.Contains(out, "added to cart") {
+		t.Fatalf("clicking %s did not reach the listener div:\n%s", add, out)
+	}
+	if refOf(t, out, `clickable "Add to cart"`) != add {
+		t.Errorf("ref %s changed across snapshots of the same document:\n%s", add, out)
+	}
+
+	// Typing into the search field and submitting the form.
+	q := refOf(t, out, `textbox "Search"`)
+	out = mustCLI(t, "act", "--cdp", endpoint, "type", q, "lanterns", "--submit")
+	if !strings.Contains(out, "searched lanterns") {
+		t.Fatalf("type --submit did not submit:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "type", q, "tents", "--clear", "--submit")
+	if !strings.Contains(out, "searched tents") {
+		t.Fatalf("type --clear did not replace the text:\n%s", out)
+	}
+
+	// A stale ref: the node is removed after the snapshot.
+	item := refOf(t, out, `clickable "Old item"`)
+	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))
+	_, err := runCLI(t, "act", "--cdp", endpoint, "click", item)
+	if err == nil || err.Error() != "Ref "+item+" not found in the current page snapshot" {
+		t.Errorf("stale ref: error %v", err)
+	}
+	if strings.Contains(mustCLI(t, "snapshot", "--cdp", endpoint), "old item clicked") {
+		t.Error("something was clicked for the stale ref")
+	}
+
+	// Covered after the snapshot: the promo banner opens over the page.
+	before := mustCLI(t, "snapshot", "--cdp", endpoint)
+	add = refOf(t, before, `clickable "Add to cart"`)
+	mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, before, `button "Open promo"`))
+	_, err = runCLI(t, "act", "--cdp", endpoint, "click", add)
+	if err == nil || !strings.Contains(err.Error(), `covered by region "Promo"`) {
+		t.Errorf("covered target: error %v", err)
+	}
+}
+
+// TestActRefusesAChangedElement: the element behind a ref no longer looks
+// like what the agent saw (here the session's fingerprint is edited to
+// stand for a snapshot taken before the page renamed the element).
+func TestActRefusesAChangedElement(t *testing.T) {
+	endpoint, snap := attachedPage(t, "actions.html")
+	add := refOf(t, snap, `clickable "Add to cart"`)
+	files, _ := os.ReadDir(os.Getenv("XDG_CACHE_HOME") + "/axfuse/sessions")
+	if len(files) != 1 {
+		t.Fatalf("%d session files", len(files))
+	}
+	path := os.Getenv("XDG_CACHE_HOME") + "/axfuse/sessions/" + files[0].Name()
+	raw, _ := os.ReadFile(path)
+	var sess map[string]any
+	if err := json.Unmarshal(raw, &sess); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sess["refs"].([]any) {
+		if m := r.(map[string]any); m["ref"] == add {
+			m["name"] = "Add to basket"
+		}
+	}
+	raw, _ = json.Marshal(sess)
+	os.WriteFile(path, raw, 0o600)
+	_, err := runCLI(t, "act", "--cdp", endpoint, "click", add)
+	want := `Ref ` + add + ` changed since the snapshot: was clickable "Add to basket" <div>, now clickable "Add to cart" <div>; nothing was done`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v,\nwant %s", err, want)
+	}
+	if strings.Contains(mustCLI(t, "snapshot", "--cdp", endpoint), "added to cart") {
+		t.Error("the changed element was clicked")
+	}
+}
