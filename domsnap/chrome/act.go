@@ -109,4 +109,3 @@ func (t *Tab) Settle(pause, max time.Duration) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
-
