@@ -332,10 +332,16 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 			n.States = append(n.States, st)
 		}
 	}
+	// The name already holds the text below: from Chrome's name source, or
+	// for a target only the DOM knows of, a name taken from its text.
+	covers := ax.Name != "" && ax.NameFrom == "contents"
+	if dom >= 0 && n.Name == "" && index.OnlyFromDOM(reasons) && reasons[0] != "scrollable" {
+		n.Name, covers = b.rolelessName(fd, ax, dom)
+	}
 	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
 	if !leafRoles[ax.Role] {
-		if ax.Name != "" && ax.NameFrom == "contents" {
+		if covers {
 			sc.textCovered = true
 		}
 		n.Children = b.children(fd, i, dom, sc)

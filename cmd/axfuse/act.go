@@ -2,87 +2,51 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
-	"time"
+	"strings"
 
-	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/index"
-	"github.com/axfuse/axfuse/layout"
 )
 
-// A session keeps a tab's ref table between processes, so that `snapshot
-// --cdp` then `act --cdp` in another process act on the refs the agent saw.
-// It lives in the user's cache directory, keyed by endpoint and tab.
-func sessionPath(endpoint, target string) (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory for the ref session: %w", err)
-	}
-	sum := sha256.Sum256([]byte(endpoint + "|" + target))
-	return filepath.Join(dir, "axfuse", "sessions", hex.EncodeToString(sum[:12])+".json"), nil
+// actVerbs are the `act` verbs and how many arguments each takes after it
+// (-1: one or more).
+var actVerbs = map[string][2]int{
+	"click": {1, 1}, "dblclick": {1, 1}, "hover": {1, 1}, "type": {2, 2}, "press": {2, 2},
+	"select": {2, 2}, "check": {1, 1}, "uncheck": {1, 1}, "scrollto": {1, 1},
+	"scroll": {0, 2}, "drag": {2, 2}, "fill": {1, -1},
 }
 
-func loadTable(path string) *index.Table {
-	t := index.NewTable()
-	if b, err := os.ReadFile(path); err == nil {
-		if json.Unmarshal(b, t) != nil {
-			t = index.NewTable() // a damaged session starts afresh
-		}
+// actArgs reads `act VERB ARGS...`.
+func (cfg *config) actArgs(pos []string) error {
+	if cfg.cdp == "" {
+		return errors.New("act needs --cdp ENDPOINT: the browser whose current tab you snapshot")
 	}
-	return t
+	if len(pos) == 0 {
+		return errors.New("act needs a verb: " + verbList())
+	}
+	n, ok := actVerbs[pos[0]]
+	if !ok {
+		return fmt.Errorf("act %q: verbs are %s", pos[0], verbList())
+	}
+	args := pos[1:]
+	if len(args) < n[0] || n[1] >= 0 && len(args) > n[1] {
+		return fmt.Errorf("act %s: wrong number of arguments (see axfuse help)", pos[0])
+	}
+	cfg.verb, cfg.actArgv = pos[0], args
+	return nil
 }
 
-// saveTable writes the session atomically (temp file, then rename).
-func saveTable(path string, t *index.Table) error {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+func verbList() string {
+	return "click, dblclick, hover, type, press, select, check, uncheck, scroll, scrollto, drag, fill"
 }
 
-// documentID names the top-level document of a capture.
-func documentID(c *domsnap.Capture) string {
-	if len(c.Frames) == 0 {
-		return ""
-	}
-	return c.Frames[0].FrameID + "/" + c.Frames[0].LoaderID
-}
-
-// observe captures the tab and fuses it with the session's refs.
-func observe(tab *chrome.Tab, table *index.Table, cfg *config) (*domsnap.Capture, *fuse.Tree, error) {
-	c, err := tab.Capture()
-	if err != nil {
-		return nil, nil, err
-	}
-	table.Document(documentID(c))
-	opts := cfg.fuseOptions()
-	opts.Refs = table
-	return c, fuse.Build(c, layout.Compute(c), opts), nil
-}
-
-var actVerbs = map[string]bool{"click": true, "dblclick": true, "hover": true, "type": true, "press": true}
-
-// act acts on a ref of the attached browser's current tab, then prints the
-// new snapshot. It never acts on another element than the one the agent saw.
-func act(ctx context.Context, cfg *config, stdout io.Writer) error {
+// runAct acts on the attached browser's current tab, then prints the new
+// snapshot. It never acts on another element than the one the agent saw.
+func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout})
 	if err != nil {
 		return err
@@ -93,145 +57,62 @@ func act(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return err
 	}
 	defer tab.Close()
-	path, err := sessionPath(cfg.cdp, tab.TargetID())
+	s, err := act.Open(tab, cfg.cdp, cfg.fuseOptions())
 	if err != nil {
 		return err
 	}
-	table := loadTable(path)
-	x, y, err := aim(tab, table, cfg)
+	s.Settle = cfg.timeout
+	if err := perform(s, cfg); err != nil {
+		return err
+	}
+	obs, err := s.Snapshot()
 	if err != nil {
-		return err
-	}
-	if err := perform(tab, cfg, x, y); err != nil {
-		return err
-	}
-	tab.Settle(300*time.Millisecond, cfg.timeout)
-	c, _, err := observe(tab, table, cfg)
-	if err != nil {
-		return err
-	}
-	obs := fuse.Snapshot(c, withRefs(cfg, table))
-	if err := saveTable(path, table); err != nil {
 		return err
 	}
 	return writeObservation(stdout, cfg, obs)
 }
 
-func withRefs(cfg *config, t *index.Table) fuse.Options {
-	o := cfg.fuseOptions()
-	o.Refs = t
-	return o
-}
-
-// aim finds the ref's element, checks it is the one the agent saw and that a
-// click at its clickable point reaches it, and returns that point.
-func aim(tab *chrome.Tab, table *index.Table, cfg *config) (int64, int64, error) {
-	// What the agent saw, read before observing refreshes the table.
-	key, seen, ok := table.Lookup(cfg.ref)
-	if !ok {
-		return 0, 0, fmt.Errorf("Ref %s not found in the current page snapshot", cfg.ref)
-	}
-	_, tree, err := observe(tab, table, cfg)
-	if err != nil {
-		return 0, 0, err
-	}
-	loc, err := locate(tree, cfg.ref, key, seen)
-	if err != nil {
-		return 0, 0, err
-	}
-	if !loc.InViewport {
-		if err := tab.ScrollIntoView(key.Backend); err != nil {
-			return 0, 0, err
-		}
-		if _, tree, err = observe(tab, table, cfg); err != nil {
-			return 0, 0, err
-		}
-		if loc, err = locate(tree, cfg.ref, key, seen); err != nil {
-			return 0, 0, err
-		}
-		if !loc.InViewport {
-			return 0, 0, fmt.Errorf("ref %s could not be scrolled into view; nothing was done", cfg.ref)
-		}
-	}
-	if loc.Occluded {
-		return 0, 0, fmt.Errorf("ref %s is covered by %s; nothing was done", cfg.ref, orSomething(loc.Cover))
-	}
-	x, y := int64(math.Round(loc.Point[0])), int64(math.Round(loc.Point[1]))
-	hit, err := tab.NodeAt(x, y)
-	if err != nil {
-		return 0, 0, err
-	}
-	if ok, what := tree.Reaches(loc, hit); !ok {
-		return 0, 0, fmt.Errorf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", cfg.ref, x, y, orSomething(what))
-	}
-	return x, y, nil
-}
-
-func orSomething(s string) string {
-	if s == "" {
-		return "another element"
-	}
-	return s
-}
-
-// locate finds a ref's element in the current tree and checks that it is
-// still what the agent saw.
-func locate(tree *fuse.Tree, ref string, key index.Key, seen index.Fingerprint) (fuse.Located, error) {
-	loc, ok := tree.Locate(key)
-	if !ok {
-		return loc, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
-	}
-	if loc.Fingerprint != seen {
-		return loc, fmt.Errorf("Ref %s changed since the snapshot: was %s, now %s; nothing was done", ref, describe(seen), describe(loc.Fingerprint))
-	}
-	return loc, nil
-}
-
-func describe(f index.Fingerprint) string {
-	s := fuse.Key(&fuse.Node{Role: f.Role, Name: f.Name})
-	if f.Tag != "" {
-		s += " <" + f.Tag + ">"
-	}
-	return s
-}
-
-// keyNames maps `act press` key names to what chromedp's KeyEvent sends.
-var keyNames = map[string]string{"Enter": "\r", "Tab": "\t", "Backspace": "\b", "Escape": "\u001b", "Space": " "}
-
-func perform(tab *chrome.Tab, cfg *config, x, y int64) error {
-	fx, fy := float64(x), float64(y)
+func perform(s *act.Session, cfg *config) error {
+	a := cfg.actArgv
 	switch cfg.verb {
 	case "click":
-		return tab.Click(fx, fy, 1)
+		return s.Click(a[0], 1)
 	case "dblclick":
-		return tab.Click(fx, fy, 2)
+		return s.Click(a[0], 2)
 	case "hover":
-		return tab.Hover(fx, fy)
-	case "press":
-		if err := tab.Click(fx, fy, 1); err != nil {
-			return err
-		}
-		k, ok := keyNames[cfg.text]
-		if !ok {
-			k = cfg.text
-		}
-		return tab.Keys(k)
+		return s.Hover(a[0])
 	case "type":
-		if err := tab.Click(fx, fy, 1); err != nil {
-			return err
-		}
-		if cfg.clear {
-			if err := tab.SelectAll(); err != nil {
-				return err
+		return s.Type(a[0], a[1], cfg.clear, cfg.submit)
+	case "press":
+		return s.Press(a[0], a[1])
+	case "select":
+		return s.Select(a[0], a[1])
+	case "check", "uncheck":
+		return s.SetChecked(a[0], cfg.verb == "check")
+	case "scrollto":
+		return s.ScrollTo(a[0])
+	case "scroll":
+		ref, amount := "", "down"
+		for _, x := range a {
+			if refPattern.MatchString(x) {
+				ref = x
+			} else {
+				amount = x
 			}
 		}
-		if err := tab.InsertText(cfg.text); err != nil {
-			return err
+		return s.Scroll(ref, amount)
+	case "drag":
+		return s.Drag(a[0], a[1])
+	case "fill":
+		var fields [][2]string
+		for _, f := range a {
+			ref, text, ok := strings.Cut(f, "=")
+			if !ok || !refPattern.MatchString(ref) {
+				return fmt.Errorf("fill takes REF=TEXT pairs, not %q", f)
+			}
+			fields = append(fields, [2]string{ref, text})
 		}
-		if cfg.submit {
-			return tab.Keys("\r")
-		}
-		return nil
+		return s.Fill(fields)
 	}
 	return errors.New("unknown action " + cfg.verb)
 }

@@ -61,6 +61,30 @@ func TestActByRef(t *testing.T) {
 		t.Fatalf("type --clear did not replace the text:\n%s", out)
 	}
 
+	// select, check, uncheck, fill, drag.
+	out = mustCLI(t, "act", "--cdp", endpoint, "select", refOf(t, out, `combobox "Size"`), "Large")
+	if !strings.Contains(out, "size Large") {
+		t.Fatalf("select did not pick Large:\n%s", out)
+	}
+	gift := refOf(t, out, `checkbox "Gift wrap"`)
+	out = mustCLI(t, "act", "--cdp", endpoint, "check", gift)
+	if !strings.Contains(out, "gift true") || !strings.Contains(out, `checkbox "Gift wrap" [checked]`) {
+		t.Fatalf("check did not check:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "check", gift) // already checked: nothing to do
+	out = mustCLI(t, "act", "--cdp", endpoint, "uncheck", gift)
+	if !strings.Contains(out, "gift false") {
+		t.Fatalf("uncheck did not uncheck:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "fill", q+"=stoves")
+	if !strings.Contains(out, `textbox "Search" [ref=`+q+`]: stoves`) {
+		t.Fatalf("fill did not set the field:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "drag", refOf(t, out, `clickable "Drag me"`), refOf(t, out, `clickable "Drop here"`))
+	if !strings.Contains(out, "dropped") {
+		t.Fatalf("drag did not drop:\n%s", out)
+	}
+
 	// A stale ref: the node is removed after the snapshot.
 	item := refOf(t, out, `clickable "Old item"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))

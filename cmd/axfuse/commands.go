@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
@@ -39,21 +40,21 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return err
 	}
 	opts := cfg.fuseOptions()
-	var session string
 	if cfg.cdp != "" && target != "" {
 		// Attached: refs persist for `act` in another process.
-		if session, err = sessionPath(cfg.cdp, target); err != nil {
+		path, err := act.SessionPath(cfg.cdp, target)
+		if err != nil {
 			return err
 		}
-		opts.Refs = loadTable(session)
-		opts.Refs.Document(documentID(c))
+		opts.Refs = act.LoadTable(path)
+		opts.Refs.Document(act.DocumentID(c))
+		defer func() {
+			if err := act.SaveTable(path, opts.Refs); err != nil {
+				fmt.Fprintf(os.Stderr, "axfuse: saving the ref session: %v\n", err)
+			}
+		}()
 	}
 	obs := fuse.Snapshot(c, opts)
-	if session != "" {
-		if err := saveTable(session, opts.Refs); err != nil {
-			return err
-		}
-	}
 	if shot != nil {
 		if err := writeScreenshot(cfg.screenshot, shot, obs); err != nil {
 			return err

@@ -31,13 +31,15 @@ Usage:
   axfuse capture [flags] URL -o FILE
                                     record one capture (plain JSON) for replay
   axfuse snapshot --from FILE       fuse a recorded capture, no browser needed
-  axfuse act --cdp ENDPOINT click|dblclick|hover REF
-  axfuse act --cdp ENDPOINT type REF TEXT [--clear] [--submit]
-  axfuse act --cdp ENDPOINT press REF KEY   (Enter, Tab, Escape, Backspace, or text)
-                                    act on a ref of the attached browser's current
+  axfuse act --cdp ENDPOINT VERB ARGS...
+                                    act on refs of the attached browser's current
                                     tab (refs from an earlier snapshot --cdp), then
-                                    print the new snapshot; a stale or changed ref
-                                    fails and nothing is done
+                                    print the new snapshot; a stale, changed or
+                                    covered ref fails and nothing is done:
+      click REF | dblclick REF | hover REF | check REF | uncheck REF
+      type REF TEXT [--clear] [--submit] | press REF KEY (Enter, Tab, Escape,
+      Backspace, Space or text) | select REF OPTION | fill REF=TEXT...
+      scroll [REF] [down|up|PX] | scrollto REF | drag REF REF
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
@@ -105,7 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return act(ctx, cfg, stdout)
+		return runAct(ctx, cfg, stdout)
 	case "capture":
 		cfg, err := parseFlags("capture", args[1:])
 		if err != nil {
@@ -132,7 +134,8 @@ type config struct {
 	margin             float64
 	depth              int
 	role, name, text   string
-	verb, ref          string
+	verb               string
+	actArgv            []string
 	clear, submit      bool
 }
 
@@ -215,28 +218,6 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		return nil, usageError{errors.New("--from replays a capture; it takes no URL or --cdp")}
 	}
 	return cfg, nil
-}
-
-// actArgs reads `act VERB REF [TEXT]`.
-func (cfg *config) actArgs(pos []string) error {
-	if cfg.cdp == "" {
-		return errors.New("act needs --cdp ENDPOINT: the browser whose current tab you snapshot")
-	}
-	if len(pos) < 2 || !actVerbs[pos[0]] {
-		return errors.New("act VERB REF [TEXT]: VERB is click, dblclick, hover, type or press")
-	}
-	cfg.verb, cfg.ref = pos[0], pos[1]
-	if !refPattern.MatchString(cfg.ref) {
-		return fmt.Errorf("%q is not a ref (e12)", cfg.ref)
-	}
-	need := cfg.verb == "type" || cfg.verb == "press"
-	if need != (len(pos) == 3) || len(pos) > 3 {
-		return fmt.Errorf("act %s takes %s", cfg.verb, map[bool]string{true: "REF TEXT", false: "REF only"}[need])
-	}
-	if need {
-		cfg.text = pos[2]
-	}
-	return nil
 }
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)

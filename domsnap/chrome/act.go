@@ -2,11 +2,14 @@ package chrome
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -91,21 +94,137 @@ func (t *Tab) SelectAll() error {
 	})
 }
 
-// Settle waits until the page is quiet after an action: a short pause, then
-// until the document has loaded, bounded by max.
-func (t *Tab) Settle(pause, max time.Duration) {
-	deadline := time.Now().Add(max)
-	time.Sleep(pause)
-	for time.Now().Before(deadline) {
-		var state string
-		err := t.call("document.readyState", func(ctx context.Context) error {
-			var err error
-			state, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState`))
+// quietScript resolves once the document has loaded and no DOM mutation
+// has come for 200 ms, or after limit ms: the page has settled.
+const quietScript = `(limit) => new Promise((done) => {
+  const start = Date.now();
+  let last = Date.now();
+  const mo = new MutationObserver(() => { last = Date.now(); });
+  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => {
+    const now = Date.now();
+    if ((document.readyState === 'complete' && now - last >= 200) || now - start >= limit) { mo.disconnect(); done(true); return; }
+    setTimeout(tick, 50);
+  };
+  tick();
+})`
+
+// Settle waits, at most max, until the page is quiet after an action:
+// loaded, and no DOM mutations for 200 ms. A navigation that replaces the
+// document ends the wait early; the next capture sees the new document.
+func (t *Tab) Settle(max time.Duration) {
+	time.Sleep(100 * time.Millisecond)
+	_ = t.call("wait for the page to settle", func(ctx context.Context) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](
+			fmt.Sprintf("(%s)(%d)", quietScript, max.Milliseconds()), chromedp.EvalAwaitPromise))
+		return err
+	})
+}
+
+// callOn runs a function on the node with this backend id and returns its
+// JSON result.
+func (t *Tab) callOn(step string, backend int64, fn string, args ...any) ([]byte, error) {
+	var out []byte
+	err := t.call(step, func(ctx context.Context) error {
+		obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(backend)})
+		if err != nil {
+			return err
+		}
+		if obj.Object == nil || obj.Object.ObjectID == "" {
+			return fmt.Errorf("node %d is gone", backend)
+		}
+		var cargs []*runtime.CallArgument
+		for _, a := range args {
+			v, err := json.Marshal(a)
+			if err != nil {
+				return err
+			}
+			cargs = append(cargs, &runtime.CallArgument{Value: v})
+		}
+		res, err := chromedp.Call(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs, ReturnByValue: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return fmt.Errorf("%s", res.ExceptionDetails.Text)
+		}
+		if res.Result != nil {
+			out = res.Result.Value
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SelectOption selects the option of a <select> whose label or value is
+// option, as a user's choice does (input and change events fire).
+func (t *Tab) SelectOption(backend int64, option string) error {
+	res, err := t.callOn("select an option", backend, `function (want) {
+  const opts = [...this.options];
+  const o = opts.find((o) => o.label.trim() === want || o.value === want);
+  if (!o) return 'no option ' + JSON.stringify(want) + '; options are ' + JSON.stringify(opts.map((o) => o.label.trim()));
+  this.value = o.value;
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return '';
+}`, option)
+	if err != nil {
+		return err
+	}
+	var msg string
+	if json.Unmarshal(res, &msg) == nil && msg != "" {
+		return fmt.Errorf("%s; nothing was done", msg)
+	}
+	return nil
+}
+
+// Checked reads a checkbox's or radio's state (aria-checked for others).
+func (t *Tab) Checked(backend int64) (bool, error) {
+	res, err := t.callOn("read checked", backend, `function () {
+  return 'checked' in this ? this.checked : this.getAttribute('aria-checked') === 'true';
+}`)
+	if err != nil {
+		return false, err
+	}
+	var on bool
+	err = json.Unmarshal(res, &on)
+	return on, err
+}
+
+// Wheel scrolls with the mouse wheel at (x, y) by dy CSS px.
+func (t *Tab) Wheel(x, y, dy float64) error {
+	return t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaY: dy,
+		})
+		return err
+	})
+}
+
+// Drag presses at (x0, y0), moves in steps to (x1, y1), and releases.
+func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
+	ev := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
+		return t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+			_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
+			})
 			return err
 		})
-		if err == nil && state == "complete" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
+	if err := ev(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0); err != nil {
+		return err
+	}
+	if err := ev(input.DispatchMouseEventTypeMousePressed, x0, y0, 1); err != nil {
+		return err
+	}
+	const steps = 10
+	for i := 1; i <= steps; i++ {
+		f := float64(i) / steps
+		if err := ev(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
+			return err
+		}
+	}
+	return ev(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
 }

@@ -1,0 +1,207 @@
+// Package act acts on a page by ref, the way an agent does after reading a
+// snapshot: it resolves the ref through the session's ref table, refuses a
+// ref whose element is gone or no longer looks like what the agent saw,
+// scrolls the element into view, takes its clickable point from paintorder,
+// checks with the browser that a click there reaches it, and only then
+// dispatches real input events.
+//
+// A Session keeps the tab's ref table in a file under the user's cache
+// directory, so `axfuse snapshot --cdp` and `axfuse act --cdp` in separate
+// processes share refs.
+package act
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/layout"
+)
+
+// Session is one tab and its refs.
+type Session struct {
+	Tab     *chrome.Tab
+	Refs    *index.Table
+	Options fuse.Options // view options; Refs is set by the session
+	// Settle bounds the wait for the page to go quiet after an action.
+	Settle time.Duration
+	path   string
+}
+
+// Open starts or resumes the session of a tab reached through endpoint.
+func Open(tab *chrome.Tab, endpoint string, opts fuse.Options) (*Session, error) {
+	path, err := SessionPath(endpoint, tab.TargetID())
+	if err != nil {
+		return nil, err
+	}
+	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: 5 * time.Second, path: path}, nil
+}
+
+// SessionPath is where the refs of a tab of a browser are kept.
+func SessionPath(endpoint, target string) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the ref session: %w", err)
+	}
+	sum := sha256.Sum256([]byte(endpoint + "|" + target))
+	return filepath.Join(dir, "axfuse", "sessions", hex.EncodeToString(sum[:12])+".json"), nil
+}
+
+// LoadTable reads a session's table; a missing or damaged one starts afresh.
+func LoadTable(path string) *index.Table {
+	t := index.NewTable()
+	if b, err := os.ReadFile(path); err == nil {
+		if json.Unmarshal(b, t) != nil {
+			t = index.NewTable()
+		}
+	}
+	return t
+}
+
+// Save writes the session.
+func (s *Session) Save() error { return SaveTable(s.path, s.Refs) }
+
+// SaveTable writes a table atomically (temp file, then rename).
+func SaveTable(path string, t *index.Table) error {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// DocumentID names the top-level document of a capture: a new one (a
+// navigation) gets new refs.
+func DocumentID(c *domsnap.Capture) string {
+	if len(c.Frames) == 0 {
+		return ""
+	}
+	return c.Frames[0].FrameID + "/" + c.Frames[0].LoaderID
+}
+
+func (s *Session) options() fuse.Options {
+	o := s.Options
+	o.Refs = s.Refs
+	return o
+}
+
+// observe captures the tab and builds the fused tree with the session's refs.
+func (s *Session) observe() (*domsnap.Capture, *fuse.Tree, error) {
+	c, err := s.Tab.Capture()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Refs.Document(DocumentID(c))
+	return c, fuse.Build(c, layout.Compute(c), s.options()), nil
+}
+
+// Snapshot observes the tab, records the refs the agent now sees, and
+// returns the observation.
+func (s *Session) Snapshot() (*fuse.Observation, error) {
+	c, err := s.Tab.Capture()
+	if err != nil {
+		return nil, err
+	}
+	s.Refs.Document(DocumentID(c))
+	obs := fuse.Snapshot(c, s.options())
+	return obs, s.Save()
+}
+
+// Target is a ref resolved to a point a click reaches it at.
+type Target struct {
+	Ref     string
+	Key     index.Key
+	X, Y    int64
+	Located fuse.Located
+}
+
+// Resolve finds a ref's element and checks, in order: the ref is known, its
+// element is still there and looks as the agent saw it, it is (or can be
+// scrolled) in view, nothing covers it, and the browser's own hit test at
+// its clickable point reaches it. Any failure is an error naming why, and
+// nothing is done.
+func (s *Session) Resolve(ref string) (Target, error) {
+	// What the agent saw, read before observing refreshes the table.
+	key, seen, ok := s.Refs.Lookup(ref)
+	if !ok {
+		return Target{}, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
+	}
+	_, tree, err := s.observe()
+	if err != nil {
+		return Target{}, err
+	}
+	loc, err := locate(tree, ref, key, seen)
+	if err != nil {
+		return Target{}, err
+	}
+	if !loc.InViewport {
+		if err := s.Tab.ScrollIntoView(key.Backend); err != nil {
+			return Target{}, err
+		}
+		if _, tree, err = s.observe(); err != nil {
+			return Target{}, err
+		}
+		if loc, err = locate(tree, ref, key, seen); err != nil {
+			return Target{}, err
+		}
+		if !loc.InViewport {
+			return Target{}, fmt.Errorf("ref %s could not be scrolled into view; nothing was done", ref)
+		}
+	}
+	if loc.Occluded {
+		return Target{}, fmt.Errorf("ref %s is covered by %s; nothing was done", ref, orSomething(loc.Cover))
+	}
+	x, y := int64(math.Round(loc.Point[0])), int64(math.Round(loc.Point[1]))
+	hit, err := s.Tab.NodeAt(x, y)
+	if err != nil {
+		return Target{}, err
+	}
+	if ok, what := tree.Reaches(loc, hit); !ok {
+		return Target{}, fmt.Errorf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", ref, x, y, orSomething(what))
+	}
+	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, nil
+}
+
+func orSomething(s string) string {
+	if s == "" {
+		return "another element"
+	}
+	return s
+}
+
+// locate finds a ref's element in the current tree and checks that it is
+// still what the agent saw.
+func locate(tree *fuse.Tree, ref string, key index.Key, seen index.Fingerprint) (fuse.Located, error) {
+	loc, ok := tree.Locate(key)
+	if !ok {
+		return loc, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
+	}
+	if loc.Fingerprint != seen {
+		return loc, fmt.Errorf("Ref %s changed since the snapshot: was %s, now %s; nothing was done", ref, describe(seen), describe(loc.Fingerprint))
+	}
+	return loc, nil
+}
+
+func describe(f index.Fingerprint) string {
+	s := fuse.Key(&fuse.Node{Role: f.Role, Name: f.Name})
+	if f.Tag != "" {
+		s += " <" + f.Tag + ">"
+	}
+	return s
+}
