@@ -43,7 +43,7 @@ func Open(tab *chrome.Tab, endpoint string, opts fuse.Options) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: 5 * time.Second, path: path}, nil
+	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: 3 * time.Second, path: path}, nil
 }
 
 // SessionPath is where the refs of a tab of a browser are kept.
@@ -114,6 +114,11 @@ func (s *Session) observe() (*domsnap.Capture, *fuse.Tree, error) {
 // Snapshot observes the tab, records the refs the agent now sees, and
 // returns the observation.
 func (s *Session) Snapshot() (*fuse.Observation, error) {
+	if d := s.Tab.OpenDialog(); d != nil {
+		// The page's script waits for the dialog; only the dialog is there
+		// to act on.
+		return dialogObservation(d), nil
+	}
 	c, err := s.Tab.Capture()
 	if err != nil {
 		return nil, err
@@ -204,4 +209,35 @@ func describe(f index.Fingerprint) string {
 		s += " <" + f.Tag + ">"
 	}
 	return s
+}
+
+// dialogObservation says which dialog is open and that the page waits.
+func dialogObservation(d *chrome.Dialog) *fuse.Observation {
+	text := fmt.Sprintf("%s dialog open with %s, the page waits for an answer (AnswerOpenDialog)", d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
+	yaml := fuse.YAML([]*fuse.Node{{Role: "note", Text: text}})
+	return &fuse.Observation{Mode: fuse.ModeFused, Snapshot: yaml, Elements: []fuse.Element{}}
+}
+
+// AnswerOpenDialog answers a JavaScript dialog that an action opened
+// (accept, with text for a prompt, or dismiss) and says what it did; ""
+// when no dialog is open.
+func (s *Session) AnswerOpenDialog(accept bool, text string) (string, error) {
+	d := s.Tab.OpenDialog()
+	if d == nil {
+		return "", nil
+	}
+	if err := s.Tab.AnswerDialog(accept, text); err != nil {
+		return "", fmt.Errorf("answering the %s dialog: %w", d.Type, err)
+	}
+	did := "dismissed"
+	if accept {
+		did = "accepted"
+		if text != "" {
+			did += " with " + fuse.Quote(fuse.DisplayName(text))
+		}
+	}
+	if err := s.settle(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s dialog %s was %s", d.Type, fuse.Quote(fuse.DisplayName(d.Message)), did), nil
 }

@@ -61,13 +61,21 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s.Settle = cfg.timeout
 	if err := perform(s, cfg); err != nil {
+		return err
+	}
+	// A process cannot leave a dialog for the next one (the page waits on
+	// this connection), so it answers as --dialog says and reports it.
+	note, err := s.AnswerOpenDialog(cfg.dialog != "dismiss", cfg.dialogText())
+	if err != nil {
 		return err
 	}
 	obs, err := s.Snapshot()
 	if err != nil {
 		return err
+	}
+	if note != "" {
+		obs.Snapshot = fuse.YAML([]*fuse.Node{{Role: "note", Text: note}}) + obs.Snapshot
 	}
 	return writeObservation(stdout, cfg, obs)
 }
@@ -123,4 +131,12 @@ func writeObservation(w io.Writer, cfg *config, obs *fuse.Observation) error {
 	}
 	_, err := io.WriteString(w, obs.Snapshot)
 	return err
+}
+
+// dialogText is a prompt's reply: --dialog TEXT other than accept/dismiss.
+func (cfg *config) dialogText() string {
+	if cfg.dialog == "accept" || cfg.dialog == "dismiss" {
+		return ""
+	}
+	return cfg.dialog
 }

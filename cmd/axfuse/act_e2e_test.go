@@ -85,6 +85,18 @@ func TestActByRef(t *testing.T) {
 		t.Fatalf("drag did not drop:\n%s", out)
 	}
 
+	// A JavaScript dialog the action opens is answered as --dialog says and
+	// reported.
+	del := refOf(t, out, `button "Delete all"`)
+	out = mustCLI(t, "act", "--cdp", endpoint, "click", del)
+	if !strings.HasPrefix(out, `- note: confirm dialog "Delete everything?" was dismissed`) || !strings.Contains(out, "paragraph: kept") {
+		t.Fatalf("the dismissed confirm dialog was not reported:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "--dialog", "accept", "click", del)
+	if !strings.HasPrefix(out, `- note: confirm dialog "Delete everything?" was accepted`) || !strings.Contains(out, "paragraph: confirmed") {
+		t.Fatalf("the accepted confirm dialog was not reported:\n%s", out)
+	}
+
 	// A stale ref: the node is removed after the snapshot.
 	item := refOf(t, out, `clickable "Old item"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))

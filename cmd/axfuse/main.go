@@ -40,6 +40,9 @@ Usage:
       type REF TEXT [--clear] [--submit] | press REF KEY (Enter, Tab, Escape,
       Backspace, Space or text) | select REF OPTION | fill REF=TEXT...
       scroll [REF] [down|up|PX] | scrollto REF | drag REF REF
+      --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
+      the action opens (default dismiss; TEXT accepts a prompt with it); the
+      output's first line says which dialog came and what was answered
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
@@ -137,6 +140,7 @@ type config struct {
 	verb               string
 	actArgv            []string
 	clear, submit      bool
+	dialog             string
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -160,6 +164,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.text, "text", "", "")
 	fs.BoolVar(&cfg.clear, "clear", false, "")
 	fs.BoolVar(&cfg.submit, "submit", false, "")
+	fs.StringVar(&cfg.dialog, "dialog", "dismiss", "")
 	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
 	// Flags may come before or after the URL.

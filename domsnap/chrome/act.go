@@ -41,6 +41,26 @@ func (t *Tab) ScrollIntoView(backend int64) error {
 	})
 }
 
+// input runs an input command that can open a JavaScript dialog: the
+// browser answers the command only once the dialog is answered, so an open
+// dialog ends the wait (the action happened; the dialog is the new state).
+func (t *Tab) input(step string, f func(ctx context.Context) error) error {
+	done := make(chan error, 1)
+	go func() { done <- t.call(step, f) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if t.OpenDialog() != nil {
+				return nil
+			}
+		}
+	}
+}
+
 // Click dispatches real mouse events at (x, y): a move, then count presses
 // and releases (count 2 is a double click).
 func (t *Tab) Click(x, y float64, count int) error {
@@ -49,7 +69,7 @@ func (t *Tab) Click(x, y float64, count int) error {
 	}
 	for c := 1; c <= count; c++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-			err := t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+			err := t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
 				_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 					Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: int64(c),
 				})
@@ -65,7 +85,7 @@ func (t *Tab) Click(x, y float64, count int) error {
 
 // Hover moves the mouse to (x, y).
 func (t *Tab) Hover(x, y float64) error {
-	return t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
 		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y})
 		return err
 	})
@@ -73,7 +93,7 @@ func (t *Tab) Hover(x, y float64) error {
 
 // InsertText types text into the focused element, as an IME would.
 func (t *Tab) InsertText(text string) error {
-	return t.call("Input.insertText", func(ctx context.Context) error {
+	return t.input("Input.insertText", func(ctx context.Context) error {
 		_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text})
 		return err
 	})
@@ -82,7 +102,7 @@ func (t *Tab) InsertText(text string) error {
 // Keys sends key presses: printable characters and chromedp's kb keys
 // ("\r" Enter, "\b" Backspace, kb.End ...).
 func (t *Tab) Keys(keys string) error {
-	return t.call("Input.dispatchKeyEvent", func(ctx context.Context) error {
+	return t.input("Input.dispatchKeyEvent", func(ctx context.Context) error {
 		return chromedp.Do(ctx, chromedp.KeyEvent(keys))
 	})
 }
@@ -94,8 +114,8 @@ func (t *Tab) SelectAll() error {
 	})
 }
 
-// quietScript resolves once the document has loaded and no DOM mutation
-// has come for 200 ms, or after limit ms: the page has settled.
+// quietScript resolves true once the document has loaded and no DOM
+// mutation has come for 200 ms, or false after limit ms.
 const quietScript = `(limit) => new Promise((done) => {
   const start = Date.now();
   let last = Date.now();
@@ -103,7 +123,8 @@ const quietScript = `(limit) => new Promise((done) => {
   mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const tick = () => {
     const now = Date.now();
-    if ((document.readyState === 'complete' && now - last >= 200) || now - start >= limit) { mo.disconnect(); done(true); return; }
+    const quiet = document.readyState === 'complete' && now - last >= 200;
+    if (quiet || now - start >= limit) { mo.disconnect(); done(quiet); return; }
     setTimeout(tick, 50);
   };
   tick();
@@ -112,13 +133,22 @@ const quietScript = `(limit) => new Promise((done) => {
 // Settle waits, at most max, until the page is quiet after an action:
 // loaded, and no DOM mutations for 200 ms. A navigation that replaces the
 // document ends the wait early; the next capture sees the new document.
+// An open JavaScript dialog stops the wait at once: the page waits for it.
 func (t *Tab) Settle(max time.Duration) {
+	deadline := time.Now().Add(max)
 	time.Sleep(100 * time.Millisecond)
-	_ = t.call("wait for the page to settle", func(ctx context.Context) error {
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](
-			fmt.Sprintf("(%s)(%d)", quietScript, max.Milliseconds()), chromedp.EvalAwaitPromise))
-		return err
-	})
+	for time.Now().Before(deadline) && t.OpenDialog() == nil {
+		// Short rounds, so that a dialog opening mid-wait (which blocks
+		// the page's script) costs at most one round.
+		round := min(time.Until(deadline), 2*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, round)
+		quiet, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
+			fmt.Sprintf("(%s)(%d)", quietScript, (round-200*time.Millisecond).Milliseconds()), chromedp.EvalAwaitPromise))
+		cancel()
+		if err == nil && quiet {
+			return
+		}
+	}
 }
 
 // callOn runs a function on the node with this backend id and returns its
@@ -195,7 +225,7 @@ func (t *Tab) Checked(backend int64) (bool, error) {
 
 // Wheel scrolls with the mouse wheel at (x, y) by dy CSS px.
 func (t *Tab) Wheel(x, y, dy float64) error {
-	return t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
 		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 			Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaY: dy,
 		})
@@ -206,7 +236,7 @@ func (t *Tab) Wheel(x, y, dy float64) error {
 // Drag presses at (x0, y0), moves in steps to (x1, y1), and releases.
 func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
 	ev := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
-		return t.call("Input.dispatchMouseEvent", func(ctx context.Context) error {
+		return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
 			_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
 			})

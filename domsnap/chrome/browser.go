@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -158,6 +159,14 @@ type Tab struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	browser *Browser
+	// dialog is the JavaScript dialog open on the page, nil when none.
+	dialog atomic.Pointer[Dialog]
+}
+
+// Dialog is an open alert, confirm, prompt or beforeunload dialog: the
+// page's script waits until it is answered.
+type Dialog struct {
+	Type, Message, DefaultPrompt string
 }
 
 // NewTab opens a fresh tab (a launched browser's first tab is reused).
@@ -244,7 +253,45 @@ func (t *Tab) init(setViewport bool) error {
 	if err != nil {
 		return fmt.Errorf("attaching to the tab: %w", err)
 	}
+	t.watchDialogs()
 	return nil
+}
+
+// watchDialogs keeps t.dialog current from the page's dialog events.
+func (t *Tab) watchDialogs() {
+	opened := chromedp.Events(t.ctx, page.JavascriptDialogOpening)
+	closed := chromedp.Events(t.ctx, page.JavascriptDialogClosed)
+	go func() {
+		for ev, err := range opened {
+			if err != nil {
+				return
+			}
+			t.dialog.Store(&Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+		}
+	}()
+	go func() {
+		for _, err := range closed {
+			if err != nil {
+				return
+			}
+			t.dialog.Store(nil)
+		}
+	}()
+}
+
+// OpenDialog returns the JavaScript dialog open on the page, or nil.
+func (t *Tab) OpenDialog() *Dialog { return t.dialog.Load() }
+
+// AnswerDialog accepts or dismisses the open dialog (text for a prompt).
+func (t *Tab) AnswerDialog(accept bool, text string) error {
+	err := t.call("Page.handleJavaScriptDialog", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
+		return err
+	})
+	if err == nil {
+		t.dialog.Store(nil)
+	}
+	return err
 }
 
 // Context is the tab's chromedp context, for the other package that talks
