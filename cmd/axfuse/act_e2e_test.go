@@ -41,10 +41,15 @@ func attachedPage(t *testing.T, page string) (endpoint, first string) {
 
 func TestActByRef(t *testing.T) {
 	endpoint, snap := attachedPage(t, "actions.html")
+	// snapshot then act in two real processes, sharing the session file.
+	snap, err := runProcess(t, "snapshot", "--cdp", endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
 	add := refOf(t, snap, `clickable "Add to cart"`)
-	out := mustCLI(t, "act", "--cdp", endpoint, "click", add)
-	if !strings.Contains(out, "added to cart") {
-		t.Fatalf("clicking %s did not reach the listener div:\n%s", add, out)
+	out, err := runProcess(t, "act", "--cdp", endpoint, "click", add)
+	if err != nil || !strings.Contains(out, "added to cart") {
+		t.Fatalf("clicking %s did not reach the listener div (%v):\n%s", add, err, out)
 	}
 	if refOf(t, out, `clickable "Add to cart"`) != add {
 		t.Errorf("ref %s changed across snapshots of the same document:\n%s", add, out)
@@ -100,7 +105,7 @@ func TestActByRef(t *testing.T) {
 	// A stale ref: the node is removed after the snapshot.
 	item := refOf(t, out, `clickable "Old item"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))
-	_, err := runCLI(t, "act", "--cdp", endpoint, "click", item)
+	_, err = runCLI(t, "act", "--cdp", endpoint, "click", item)
 	if err == nil || err.Error() != "Ref "+item+" not found in the current page snapshot" {
 		t.Errorf("stale ref: error %v", err)
 	}

@@ -131,7 +131,7 @@ const quietScript = `(limit) => new Promise((done) => {
 })`
 
 // Settle waits, at most max, until the page is quiet after an action:
-// loaded, and no DOM mutations for 200 ms. A navigation that replaces the
+// loaded, no DOM mutations for 200 ms, and no request in flight for 300 ms. A navigation that replaces the
 // document ends the wait early; the next capture sees the new document.
 // An open JavaScript dialog stops the wait at once: the page waits for it.
 func (t *Tab) Settle(max time.Duration) {
@@ -145,7 +145,7 @@ func (t *Tab) Settle(max time.Duration) {
 		quiet, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
 			fmt.Sprintf("(%s)(%d)", quietScript, (round-200*time.Millisecond).Milliseconds()), chromedp.EvalAwaitPromise))
 		cancel()
-		if err == nil && quiet {
+		if err == nil && quiet && t.net.quietFor(300*time.Millisecond) {
 			return
 		}
 	}

@@ -14,11 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -161,6 +163,40 @@ type Tab struct {
 	browser *Browser
 	// dialog is the JavaScript dialog open on the page, nil when none.
 	dialog atomic.Pointer[Dialog]
+	// net counts requests in flight, for waiting until the page settles.
+	net netActivity
+}
+
+// netActivity tracks the tab's requests in flight and when that last
+// changed.
+type netActivity struct {
+	mu       sync.Mutex
+	inflight map[string]bool
+	changed  time.Time
+}
+
+func (n *netActivity) start(id string) {
+	n.mu.Lock()
+	if n.inflight == nil {
+		n.inflight = map[string]bool{}
+	}
+	n.inflight[id] = true
+	n.changed = time.Now()
+	n.mu.Unlock()
+}
+
+func (n *netActivity) end(id string) {
+	n.mu.Lock()
+	delete(n.inflight, id)
+	n.changed = time.Now()
+	n.mu.Unlock()
+}
+
+// quietFor reports whether no request has been in flight for d.
+func (n *netActivity) quietFor(d time.Duration) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.inflight) == 0 && time.Since(n.changed) >= d
 }
 
 // Dialog is an open alert, confirm, prompt or beforeunload dialog: the
@@ -253,14 +289,41 @@ func (t *Tab) init(setViewport bool) error {
 	if err != nil {
 		return fmt.Errorf("attaching to the tab: %w", err)
 	}
-	t.watchDialogs()
+	t.watchPage()
 	return nil
 }
 
-// watchDialogs keeps t.dialog current from the page's dialog events.
-func (t *Tab) watchDialogs() {
+// watchPage keeps t.dialog and t.net current from the page's events.
+func (t *Tab) watchPage() {
 	opened := chromedp.Events(t.ctx, page.JavascriptDialogOpening)
 	closed := chromedp.Events(t.ctx, page.JavascriptDialogClosed)
+	sent := chromedp.Events(t.ctx, network.RequestWillBeSent)
+	finished := chromedp.Events(t.ctx, network.LoadingFinished)
+	failed := chromedp.Events(t.ctx, network.LoadingFailed)
+	go func() {
+		for ev, err := range sent {
+			if err != nil {
+				return
+			}
+			t.net.start(string(ev.RequestID))
+		}
+	}()
+	go func() {
+		for ev, err := range finished {
+			if err != nil {
+				return
+			}
+			t.net.end(string(ev.RequestID))
+		}
+	}()
+	go func() {
+		for ev, err := range failed {
+			if err != nil {
+				return
+			}
+			t.net.end(string(ev.RequestID))
+		}
+	}()
 	go func() {
 		for ev, err := range opened {
 			if err != nil {

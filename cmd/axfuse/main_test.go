@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// TestMain lets a test run the real command as a separate process: the
+// test binary re-executes itself with AXFUSE_MAIN=1 and becomes axfuse.
+func TestMain(m *testing.M) {
+	if os.Getenv("AXFUSE_MAIN") == "1" {
+		os.Args = append([]string{"axfuse"}, os.Args[1:]...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runProcess runs axfuse as a separate process and returns its stdout.
+func runProcess(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AXFUSE_MAIN=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if err != nil {
+		t.Logf("axfuse %v: %v: %s", args, err, errOut.String())
+	}
+	return out.String(), err
+}
