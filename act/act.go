@@ -43,6 +43,9 @@ func Open(tab *chrome.Tab, endpoint string, opts fuse.Options) (*Session, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := tab.InterceptFileChoosers(); err != nil {
+		return nil, err
+	}
 	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: 3 * time.Second, path: path}, nil
 }
 
@@ -240,4 +243,66 @@ func (s *Session) AnswerOpenDialog(accept bool, text string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%s dialog %s was %s", d.Type, fuse.Quote(fuse.DisplayName(d.Message)), did), nil
+}
+
+// OpenedFileChooser says which file chooser an action opened, naming the
+// input's ref and the action that answers it; "" when none did.
+func (s *Session) OpenedFileChooser() string {
+	fc := s.Tab.OpenedFileChooser()
+	if fc == nil {
+		return ""
+	}
+	for _, f := range s.frames() {
+		if ref, ok := s.Refs.Known(index.Key{Frame: f, Backend: fc.Backend}); ok {
+			many := "a file"
+			if fc.Mode == "selectMultiple" {
+				many = "files"
+			}
+			return fmt.Sprintf("file chooser opened for %s, give it %s with act upload %s FILE", ref, many, ref)
+		}
+	}
+	return "a file chooser opened for an input with no ref"
+}
+
+// frames lists the frame ids the session's refs belong to.
+func (s *Session) frames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range s.Refs.All() {
+		if k, _, ok := s.Refs.Lookup(r); ok && !seen[k.Frame] {
+			seen[k.Frame] = true
+			out = append(out, k.Frame)
+		}
+	}
+	return out
+}
+
+// Upload gives a file input (by ref) its files: absolute paths on the
+// machine the browser runs on.
+func (s *Session) Upload(ref string, files []string) error {
+	key, seen, ok := s.Refs.Lookup(ref)
+	if !ok {
+		return fmt.Errorf("Ref %s not found in the current page snapshot", ref)
+	}
+	_, tree, err := s.observe()
+	if err != nil {
+		return err
+	}
+	if _, err := locate(tree, ref, key, seen); err != nil {
+		return err
+	}
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("upload: %w", err)
+		}
+		files[i] = abs
+	}
+	if err := s.Tab.SetFiles(key.Backend, files); err != nil {
+		return err
+	}
+	return s.settle()
 }

@@ -154,10 +154,25 @@ func (t *Table) Ref(k Key) string {
 	return r
 }
 
+// Known returns the ref a key already has, without handing out a new one.
+func (t *Table) Known(k Key) (string, bool) {
+	r, ok := t.refs[k]
+	return r, ok
+}
+
 // KeyOf returns the key a ref was given.
 func (t *Table) KeyOf(ref string) (Key, bool) {
 	k, ok := t.keys[ref]
 	return k, ok
+}
+
+// All lists the refs the table knows, in no order.
+func (t *Table) All() []string {
+	out := make([]string, 0, len(t.keys))
+	for r := range t.keys {
+		out = append(out, r)
+	}
+	return out
 }
 
 // Remember records what the agent saw of a ref.

@@ -17,7 +17,7 @@ import (
 var actVerbs = map[string][2]int{
 	"click": {1, 1}, "dblclick": {1, 1}, "hover": {1, 1}, "type": {2, 2}, "press": {2, 2},
 	"select": {2, 2}, "check": {1, 1}, "uncheck": {1, 1}, "scrollto": {1, 1},
-	"scroll": {0, 2}, "drag": {2, 2}, "fill": {1, -1},
+	"scroll": {0, 2}, "drag": {2, 2}, "fill": {1, -1}, "upload": {2, -1},
 }
 
 // actArgs reads `act VERB ARGS...`.
@@ -41,7 +41,7 @@ func (cfg *config) actArgs(pos []string) error {
 }
 
 func verbList() string {
-	return "click, dblclick, hover, type, press, select, check, uncheck, scroll, scrollto, drag, fill"
+	return "click, dblclick, hover, type, press, select, check, uncheck, scroll, scrollto, drag, fill, upload"
 }
 
 // runAct acts on the attached browser's current tab, then prints the new
@@ -70,12 +70,15 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	chooser := s.OpenedFileChooser()
 	obs, err := s.Snapshot()
 	if err != nil {
 		return err
 	}
-	if note != "" {
-		obs.Snapshot = fuse.YAML([]*fuse.Node{{Role: "note", Text: note}}) + obs.Snapshot
+	for _, n := range []string{chooser, note} {
+		if n != "" {
+			obs.Snapshot = fuse.YAML([]*fuse.Node{{Role: "note", Text: n}}) + obs.Snapshot
+		}
 	}
 	return writeObservation(stdout, cfg, obs)
 }
@@ -111,6 +114,8 @@ func perform(s *act.Session, cfg *config) error {
 		return s.Scroll(ref, amount)
 	case "drag":
 		return s.Drag(a[0], a[1])
+	case "upload":
+		return s.Upload(a[0], a[1:])
 	case "fill":
 		var fields [][2]string
 		for _, f := range a {

@@ -102,6 +102,19 @@ func TestActByRef(t *testing.T) {
 		t.Fatalf("the accepted confirm dialog was not reported:\n%s", out)
 	}
 
+	// A file chooser is reported, and answered by upload.
+	file := refOf(t, out, `button "Receipt"`)
+	out = mustCLI(t, "act", "--cdp", endpoint, "click", file)
+	if !strings.HasPrefix(out, "- note: file chooser opened for "+file+", give it a file with act upload "+file+" FILE") {
+		t.Fatalf("the file chooser was not reported:\n%s", out)
+	}
+	receipt := t.TempDir() + "/receipt.txt"
+	os.WriteFile(receipt, []byte("paid"), 0o644)
+	out = mustCLI(t, "act", "--cdp", endpoint, "upload", file, receipt)
+	if !strings.Contains(out, "files 1 receipt.txt") {
+		t.Fatalf("upload did not reach the input:\n%s", out)
+	}
+
 	// A stale ref: the node is removed after the snapshot.
 	item := refOf(t, out, `clickable "Old item"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))

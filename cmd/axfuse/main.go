@@ -40,6 +40,8 @@ Usage:
       type REF TEXT [--clear] [--submit] | press REF KEY (Enter, Tab, Escape,
       Backspace, Space or text) | select REF OPTION | fill REF=TEXT...
       scroll [REF] [down|up|PX] | scrollto REF | drag REF REF
+      upload REF FILE...  (a file input; a click that opens a file chooser
+      reports it instead of opening a native dialog)
       --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
       the action opens (default dismiss; TEXT accepts a prompt with it); the
       output's first line says which dialog came and what was answered

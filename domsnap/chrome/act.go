@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -257,4 +258,25 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
 		}
 	}
 	return ev(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+}
+
+// InterceptFileChoosers stops file choosers from opening native dialogs;
+// the page's request is kept for OpenedFileChooser instead.
+func (t *Tab) InterceptFileChoosers() error {
+	return t.call("Page.setInterceptFileChooserDialog", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true})
+		return err
+	})
+}
+
+// OpenedFileChooser returns the file chooser an action opened, or nil.
+func (t *Tab) OpenedFileChooser() *FileChooser { return t.chooser.Load() }
+
+// SetFiles gives a file input its files (absolute paths on the browser's
+// machine).
+func (t *Tab) SetFiles(backend int64, files []string) error {
+	return t.call("DOM.setFileInputFiles", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(backend)})
+		return err
+	})
 }

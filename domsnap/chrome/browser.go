@@ -165,6 +165,15 @@ type Tab struct {
 	dialog atomic.Pointer[Dialog]
 	// net counts requests in flight, for waiting until the page settles.
 	net netActivity
+	// chooser is the file chooser an action opened, once interception is on.
+	chooser atomic.Pointer[FileChooser]
+}
+
+// FileChooser is a file chooser the page opened (its native dialog is
+// intercepted): the input element and whether it takes several files.
+type FileChooser struct {
+	Backend int64
+	Mode    string // "selectSingle" or "selectMultiple"
 }
 
 // netActivity tracks the tab's requests in flight and when that last
@@ -297,6 +306,15 @@ func (t *Tab) init(setViewport bool) error {
 func (t *Tab) watchPage() {
 	opened := chromedp.Events(t.ctx, page.JavascriptDialogOpening)
 	closed := chromedp.Events(t.ctx, page.JavascriptDialogClosed)
+	chooser := chromedp.Events(t.ctx, page.FileChooserOpened)
+	go func() {
+		for ev, err := range chooser {
+			if err != nil {
+				return
+			}
+			t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode)})
+		}
+	}()
 	sent := chromedp.Events(t.ctx, network.RequestWillBeSent)
 	finished := chromedp.Events(t.ctx, network.LoadingFinished)
 	failed := chromedp.Events(t.ctx, network.LoadingFailed)
