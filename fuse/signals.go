@@ -68,6 +68,7 @@ func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Sign
 	s.Clickable = n.Clickable && !nativeClickable[s.Tag]
 	f := b.facts(fd)
 	s.AppRoot, s.CursorStart, s.Delegated = f.appRoot[dom], f.cursorStart[dom], f.delegated[dom]
+	s.Label = s.Tag == "label" && b.wrapsHiddenControl(fd, dom)
 	s.Scrollable = f.scroll[dom] != ""
 	return s
 }
@@ -402,6 +403,23 @@ func (b *builder) labelNames(fd *frameData, i, depth int) bool {
 		}
 		if b.labelNames(fd, k, depth+1) {
 			return true
+		}
+	}
+	return false
+}
+
+// wrapsHiddenControl: a label holding a form control that takes no click
+// of its own (display: none, visibility: hidden), so the label is what a
+// person clicks.
+func (b *builder) wrapsHiddenControl(fd *frameData, label int) bool {
+	nodes := b.c.Documents[fd.doc].Nodes
+	end := int(b.g.Docs[fd.doc].End[label])
+	for k := label + 1; k <= end && k < len(nodes); k++ {
+		switch nodes[k].Name {
+		case "INPUT", "SELECT", "TEXTAREA":
+			if typ, _ := nodes[k].Attr("type"); typ != "hidden" && !b.g.IsTangible(fd.doc, k) {
+				return true
+			}
 		}
 	}
 	return false

@@ -53,9 +53,9 @@ type Signals struct {
 	Delegated bool
 	// Scrollable: a container with content to scroll to.
 	Scrollable bool
-	// Media: canvas, svg, img, video or embed, interactive only with a
-	// listener or a pointer cursor.
-	Media bool
+	// Label: a label wrapping a control that cannot be clicked itself (a
+	// hidden input behind a styled switch): the label is the target.
+	Label bool
 }
 
 // Reasons returns why an element is interactive, empty when it is not.
@@ -89,6 +89,9 @@ func Reasons(s Signals) []string {
 			r = append(r, "clickable")
 		}
 	}
+	if s.Label {
+		r = append(r, "label")
+	}
 	if s.CursorStart {
 		r = append(r, "cursor:pointer")
 	}
@@ -105,7 +108,7 @@ func Reasons(s Signals) []string {
 // listener or isClickable), not from the element's role or focusability.
 func OnlyFromDOM(reasons []string) bool {
 	for _, r := range reasons {
-		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" {
+		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" {
 			return false
 		}
 	}

@@ -102,6 +102,12 @@ func TestActByRef(t *testing.T) {
 		t.Fatalf("the accepted confirm dialog was not reported:\n%s", out)
 	}
 
+	// A label in front of a hidden checkbox is the target.
+	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `clickable "Dark mode"`))
+	if !strings.Contains(out, "dark true") {
+		t.Fatalf("clicking the label did not toggle its hidden checkbox:\n%s", out)
+	}
+
 	// A file chooser is reported, and answered by upload.
 	file := refOf(t, out, `button "Receipt"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", file)
