@@ -59,3 +59,19 @@ for (let i = 0; i < 5000; i++) { const d = document.createElement('div'); d.text
 		}
 	}
 }
+
+// TestIconOnlyTargets: one-character names are kept (an icon-only close
+// button, a div with a listener), and a listener span inside a button does
+// not get a ref of its own.
+func TestIconOnlyTargets(t *testing.T) {
+	needChromium(t)
+	obs := snapshotJSON(t, servePage(t, "listeners.html"))
+	for _, want := range []string{`clickable "×" [ref=`, `clickable "Open menu" [ref=`, `clickable "Press me" [ref=`, `button "Buy now" [ref=`} {
+		if !strings.Contains(obs.Snapshot, want) {
+			t.Errorf("snapshot lacks %s:\n%s", want, obs.Snapshot)
+		}
+	}
+	if strings.Count(obs.Snapshot, `"Buy now"`) != 1 || strings.Count(obs.Snapshot, `"Read more"`) != 1 {
+		t.Errorf("an inner listener got a second ref:\n%s", obs.Snapshot)
+	}
+}
