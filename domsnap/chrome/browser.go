@@ -304,58 +304,27 @@ func (t *Tab) init(setViewport bool) error {
 
 // watchPage keeps t.dialog and t.net current from the page's events.
 func (t *Tab) watchPage() {
-	opened := chromedp.Events(t.ctx, page.JavascriptDialogOpening)
-	closed := chromedp.Events(t.ctx, page.JavascriptDialogClosed)
-	chooser := chromedp.Events(t.ctx, page.FileChooserOpened)
+	on(t.ctx, page.JavascriptDialogOpening, func(ev page.EventJavascriptDialogOpening) {
+		t.dialog.Store(&Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+	})
+	on(t.ctx, page.JavascriptDialogClosed, func(page.EventJavascriptDialogClosed) { t.dialog.Store(nil) })
+	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
+		t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode)})
+	})
+	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) { t.net.start(string(ev.RequestID)) })
+	on(t.ctx, network.LoadingFinished, func(ev network.EventLoadingFinished) { t.net.end(string(ev.RequestID)) })
+	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) { t.net.end(string(ev.RequestID)) })
+}
+
+// on subscribes now and calls f for each event until the tab goes away.
+func on[E any](ctx context.Context, ev cdp.Event[E], f func(E)) {
+	events := chromedp.Events(ctx, ev)
 	go func() {
-		for ev, err := range chooser {
+		for e, err := range events {
 			if err != nil {
 				return
 			}
-			t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode)})
-		}
-	}()
-	sent := chromedp.Events(t.ctx, network.RequestWillBeSent)
-	finished := chromedp.Events(t.ctx, network.LoadingFinished)
-	failed := chromedp.Events(t.ctx, network.LoadingFailed)
-	go func() {
-		for ev, err := range sent {
-			if err != nil {
-				return
-			}
-			t.net.start(string(ev.RequestID))
-		}
-	}()
-	go func() {
-		for ev, err := range finished {
-			if err != nil {
-				return
-			}
-			t.net.end(string(ev.RequestID))
-		}
-	}()
-	go func() {
-		for ev, err := range failed {
-			if err != nil {
-				return
-			}
-			t.net.end(string(ev.RequestID))
-		}
-	}()
-	go func() {
-		for ev, err := range opened {
-			if err != nil {
-				return
-			}
-			t.dialog.Store(&Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
-		}
-	}()
-	go func() {
-		for _, err := range closed {
-			if err != nil {
-				return
-			}
-			t.dialog.Store(nil)
+			f(e)
 		}
 	}()
 }

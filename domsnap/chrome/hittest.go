@@ -1,12 +1,8 @@
 package chrome
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 )
 
 // ElementsFromPoints asks the browser which element document.elementFromPoint
@@ -19,51 +15,33 @@ func (t *Tab) ElementsFromPoints(points [][2]float64) ([]int64, error) {
 		return nil, err
 	}
 	expr := fmt.Sprintf(`(%s).map(([x, y]) => document.elementFromPoint(x, y))`, pts)
-	var out []int64
-	err = t.call("elementFromPoint", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: expr,
-			Silent:     new(true),
-			SerializationOptions: &runtime.SerializationOptions{
-				Serialization:        "deep",
-				MaxDepth:             new(int64(2)),
-				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
-			},
-		})
-		if err != nil {
-			return err
+	raw, err := t.evaluateDeep("elementFromPoint", expr, 2, false)
+	if err != nil {
+		return nil, err
+	}
+	var items []serialized
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, err
+	}
+	// An element met twice is serialized once; later mentions carry only
+	// its weakLocalObjectReference.
+	out := make([]int64, len(items))
+	byRef := map[int64]int64{}
+	for k, it := range items {
+		var node struct {
+			BackendNodeID int64 `json:"backendNodeId"`
 		}
-		if res.ExceptionDetails != nil {
-			return fmt.Errorf("script threw: %s", res.ExceptionDetails.Text)
-		}
-		if res.Result == nil || res.Result.DeepSerializedValue == nil {
-			return fmt.Errorf("no result")
-		}
-		var items []serialized
-		if err := json.Unmarshal(res.Result.DeepSerializedValue.Value, &items); err != nil {
-			return err
-		}
-		// An element met twice is serialized once; later mentions carry
-		// only its weakLocalObjectReference.
-		out = make([]int64, len(items))
-		byRef := map[int64]int64{}
-		for k, it := range items {
-			var node struct {
-				BackendNodeID int64 `json:"backendNodeId"`
-			}
-			if it.Type == "node" && len(it.Value) > 0 && json.Unmarshal(it.Value, &node) == nil {
-				out[k] = node.BackendNodeID
-				if it.Ref != 0 {
-					byRef[it.Ref] = node.BackendNodeID
-				}
+		if it.Type == "node" && len(it.Value) > 0 && json.Unmarshal(it.Value, &node) == nil {
+			out[k] = node.BackendNodeID
+			if it.Ref != 0 {
+				byRef[it.Ref] = node.BackendNodeID
 			}
 		}
-		for k, it := range items {
-			if out[k] == 0 && it.Ref != 0 {
-				out[k] = byRef[it.Ref]
-			}
+	}
+	for k, it := range items {
+		if out[k] == 0 && it.Ref != 0 {
+			out[k] = byRef[it.Ref]
 		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }

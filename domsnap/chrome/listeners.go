@@ -44,14 +44,30 @@ const listenerScan = `(() => {
 // as a timing note rather than failing the capture.
 func (t *Tab) discoverListeners(p *parts) {
 	start := time.Now()
-	err := t.call("listener discovery", func(ctx context.Context) error {
+	raw, err := t.evaluateDeep("listener discovery", listenerScan, 2, true)
+	if err == nil {
+		p.listeners, err = decodeListeners(raw)
+	}
+	step := "listener discovery"
+	if err != nil {
+		step += " (failed: " + err.Error() + ")"
+	}
+	p.time(step, start)
+}
+
+// evaluateDeep evaluates expr and returns its deep-serialized value, which
+// carries each DOM node's backendNodeId: one round trip for any number of
+// nodes.
+func (t *Tab) evaluateDeep(step, expr string, depth int64, commandLine bool) ([]byte, error) {
+	var out []byte
+	err := t.call(step, func(ctx context.Context) error {
 		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
-			Expression:            listenerScan,
-			IncludeCommandLineAPI: new(true),
+			Expression:            expr,
+			IncludeCommandLineAPI: &commandLine,
 			Silent:                new(true),
 			SerializationOptions: &runtime.SerializationOptions{
 				Serialization:        "deep",
-				MaxDepth:             new(int64(2)),
+				MaxDepth:             &depth,
 				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
 			},
 		})
@@ -64,14 +80,10 @@ func (t *Tab) discoverListeners(p *parts) {
 		if res.Result == nil || res.Result.DeepSerializedValue == nil {
 			return fmt.Errorf("no result")
 		}
-		p.listeners, err = decodeListeners(res.Result.DeepSerializedValue.Value)
-		return err
+		out = res.Result.DeepSerializedValue.Value
+		return nil
 	})
-	step := "listener discovery"
-	if err != nil {
-		step += " (failed: " + err.Error() + ")"
-	}
-	p.time(step, start)
+	return out, err
 }
 
 // serialized is the shape of one deep-serialized value.
