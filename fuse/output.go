@@ -22,14 +22,28 @@ type Observation struct {
 	Elements   []Element        `json:"elements"`
 	Screenshot *Screenshot      `json:"screenshot"`
 	Stats      Stats            `json:"stats"`
+	// Regions are the targets the tree cannot describe; the caller takes
+	// the screenshot (AttachScreenshot).
+	Regions []Region `json:"-"`
 }
 
 // Screenshot is the annotated screenshot attached when the tree cannot
-// serve; null until that fallback exists.
+// serve (or when asked for).
 type Screenshot struct {
-	Path    string `json:"path"`
-	Reason  string `json:"reason"`
-	Regions []any  `json:"regions"`
+	Path    string   `json:"path"`
+	Reason  string   `json:"reason"`
+	Regions []Region `json:"regions"`
+}
+
+// AttachScreenshot records the screenshot written at path: in the JSON,
+// and as the YAML's last line with the reason.
+func (o *Observation) AttachScreenshot(path, reason string) {
+	regions := o.Regions
+	if regions == nil {
+		regions = []Region{}
+	}
+	o.Screenshot = &Screenshot{Path: path, Reason: reason, Regions: regions}
+	o.Snapshot += "- screenshot: " + scalar(path) + "\n  reason: " + scalar(reason) + "\n"
 }
 
 // Stats are node counts per stage, the snapshot's size and stage timings.
@@ -61,7 +75,7 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	}
 	return &Observation{
 		URL: c.URL, Title: c.Title, Viewport: c.Viewport, Mode: t.Mode,
-		Snapshot: yaml, Elements: elements,
+		Snapshot: yaml, Elements: elements, Regions: t.Regions,
 		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
 	}
 }

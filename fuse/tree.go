@@ -108,6 +108,8 @@ type Tree struct {
 	Full     []*Node // everything, off-screen and covered nodes included
 	Elements []Element
 	Counts   Counts
+	// Regions are targets with no node: the reason to attach a screenshot.
+	Regions  []Region
 	viewport layout.Box // for Find's "where"
 	view     *view      // for Locate
 }

@@ -84,6 +84,9 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	}
 	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin), view: v}
 	t.Elements = v.assignRefs(roots)
+	if opts.Mode == ModeFused {
+		t.Regions = v.regions()
+	}
 	t.Counts = counts
 	t.Counts.Kept = countNodes(roots)
 	t.Counts.Refs = len(t.Elements)

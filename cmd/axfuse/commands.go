@@ -27,43 +27,88 @@ import (
 var demoFiles embed.FS
 
 func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
+	if cfg.from != "" {
+		c, err := domsnap.Load(cfg.from)
+		if err != nil {
+			return err
+		}
+		return writeObservation(stdout, cfg, fuse.Snapshot(c, cfg.fuseOptions()))
+	}
+	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		c, err := tab.Capture()
+		if err != nil {
+			return err
+		}
+		opts := cfg.fuseOptions()
+		if cfg.cdp != "" {
+			// Attached: refs persist for `act` in another process.
+			path, err := act.SessionPath(cfg.cdp, tab.TargetID())
+			if err != nil {
+				return err
+			}
+			opts.Refs = act.LoadTable(path)
+			opts.Refs.Document(act.DocumentID(c))
+			defer func() {
+				if err := act.SaveTable(path, opts.Refs); err != nil {
+					fmt.Fprintf(os.Stderr, "axfuse: saving the ref session: %v\n", err)
+				}
+			}()
+		}
+		obs := fuse.Snapshot(c, opts)
+		if cfg.screenshot != "" || len(obs.Regions) > 0 && !cfg.noScreenshot {
+			if err := attachScreenshot(tab, cfg, obs); err != nil {
+				return err
+			}
+		}
+		return writeObservation(stdout, cfg, obs)
+	})
+}
+
+// attachScreenshot takes the viewport, annotates it, and records it: where
+// --screenshot says, else a new file in the temporary directory.
+func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error {
+	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
+	defer cancel()
+	shot, err := screenshot.Capture(sctx)
+	if err != nil {
+		return err
+	}
+	path := cfg.screenshot
+	if path == "" {
+		f, err := os.CreateTemp("", "axfuse-screenshot-*.png")
+		if err != nil {
+			return err
+		}
+		path = f.Name()
+		f.Close()
+	}
+	reason := fuse.Reasons(obs.Regions)
+	if cfg.screenshot != "" && reason == "" {
+		reason = "requested with --screenshot"
+	}
+	return writeScreenshot(path, shot, obs, reason)
+}
+
+// compare shows the AX-only and the fused view of one capture.
+func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	var c *domsnap.Capture
-	var shot []byte
-	var target string
 	var err error
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, shot, target, err = captureTab(ctx, cfg)
+		c, err = captureLive(ctx, cfg)
 	}
 	if err != nil {
 		return err
 	}
-	opts := cfg.fuseOptions()
-	if cfg.cdp != "" && target != "" {
-		// Attached: refs persist for `act` in another process.
-		path, err := act.SessionPath(cfg.cdp, target)
-		if err != nil {
-			return err
-		}
-		opts.Refs = act.LoadTable(path)
-		opts.Refs.Document(act.DocumentID(c))
-		defer func() {
-			if err := act.SaveTable(path, opts.Refs); err != nil {
-				fmt.Fprintf(os.Stderr, "axfuse: saving the ref session: %v\n", err)
-			}
-		}()
-	}
-	obs := fuse.Snapshot(c, opts)
-	if shot != nil {
-		if err := writeScreenshot(cfg.screenshot, shot, obs); err != nil {
-			return err
-		}
-	}
+	cmp := fuse.Compare(c, cfg.fuseOptions())
 	if cfg.format == "json" {
-		return obs.WriteJSON(stdout)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(cmp)
 	}
-	_, err = io.WriteString(stdout, obs.Snapshot)
+	_, err = io.WriteString(stdout, cmp.Text(60))
 	return err
 }
 
@@ -78,7 +123,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, _, err = captureLive(ctx, cfg)
+		c, err = captureLive(ctx, cfg)
 	}
 	if err != nil {
 		return err
@@ -103,7 +148,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 }
 
 func capture(ctx context.Context, cfg *config) error {
-	c, _, err := captureLive(ctx, cfg)
+	c, err := captureLive(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -111,20 +156,26 @@ func capture(ctx context.Context, cfg *config) error {
 }
 
 // captureLive reaches a browser, loads the page (or takes the attached
-// browser's current tab) and captures it, with a viewport PNG when
-// --screenshot asks for one.
-func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, []byte, error) {
-	c, shot, _, err := captureTab(ctx, cfg)
-	return c, shot, err
+// browser's current tab) and captures it.
+func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
+	var c *domsnap.Capture
+	err := withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		var err error
+		c, err = tab.Capture()
+		return err
+	})
+	return c, err
 }
 
-// captureTab is captureLive that also names the tab it captured.
-func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []byte, target string, err error) {
+// withTab reaches a browser, loads the page (the demo page when there is
+// no URL and no --cdp; the attached browser's current tab, not navigated,
+// with --cdp and no URL) and runs f on the tab.
+func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) error {
 	page := cfg.url
 	if page == "" && cfg.cdp == "" {
 		srv, err := serveDemo()
 		if err != nil {
-			return nil, nil, "", err
+			return err
 		}
 		defer srv.Close()
 		page = srv.URL
@@ -132,7 +183,7 @@ func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []by
 	if page != "" {
 		var err error
 		if page, err = normalizeURL(page); err != nil {
-			return nil, nil, "", err
+			return err
 		}
 	}
 	b, err := chrome.Open(ctx, chrome.Options{
@@ -140,7 +191,7 @@ func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []by
 		Width: cfg.width, Height: cfg.height, CallTimeout: cfg.timeout,
 	})
 	if err != nil {
-		return nil, nil, "", err
+		return err
 	}
 	defer b.Close()
 	var tab *chrome.Tab
@@ -150,31 +201,29 @@ func captureTab(ctx context.Context, cfg *config) (c *domsnap.Capture, shot []by
 		tab, err = b.NewTab()
 	}
 	if err != nil {
-		return nil, nil, "", err
+		return err
 	}
 	defer tab.Close()
 	if page != "" {
 		if err := tab.Navigate(page, cfg.wait); err != nil {
-			return nil, nil, "", err
+			return err
 		}
 	}
-	target = tab.TargetID()
-	if c, err = tab.Capture(); err != nil || cfg.screenshot == "" {
-		return c, nil, target, err
-	}
-	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
-	defer cancel()
-	shot, err = screenshot.Capture(sctx)
-	return c, shot, target, err
+	return f(tab)
 }
 
 // writeScreenshot annotates the viewport PNG with every ref'd element and
-// records it in the observation.
-func writeScreenshot(path string, shot []byte, obs *fuse.Observation) error {
+// every region with no node, and records it in the observation.
+func writeScreenshot(path string, shot []byte, obs *fuse.Observation, reason string) error {
 	var marks []screenshot.Mark
 	for _, el := range obs.Elements {
 		if el.Box != nil {
 			marks = append(marks, screenshot.Mark{Ref: el.Ref, Kind: markKind(el), Box: *el.Box})
+		}
+	}
+	for _, r := range obs.Regions {
+		if r.Ref == "" {
+			marks = append(marks, screenshot.Mark{Ref: r.Kind, Kind: screenshot.KindCanvas, Box: r.Box})
 		}
 	}
 	png, err := screenshot.Annotate(shot, marks, obs.Viewport.DevicePixelRatio)
@@ -184,7 +233,7 @@ func writeScreenshot(path string, shot []byte, obs *fuse.Observation) error {
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		return err
 	}
-	obs.Screenshot = &fuse.Screenshot{Path: path, Reason: "requested with --screenshot", Regions: []any{}}
+	obs.AttachScreenshot(path, reason)
 	return nil
 }
 

@@ -45,6 +45,10 @@ Usage:
       --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
       the action opens (default dismiss; TEXT accepts a prompt with it); the
       output's first line says which dialog came and what was answered
+  axfuse compare [flags] [URL]      the AX-only view beside the fused view of one
+                                    capture, a table of what differs, and the
+                                    targets one view has that the other lacks
+                                    (the demo page with no URL)
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
@@ -62,6 +66,11 @@ Flags (snapshot, capture):
   --from FILE        read a recorded capture instead of a browser
   --screenshot PATH  (snapshot) also write the viewport as a PNG with every
                      ref's box outlined and labelled
+  --no-screenshot    (snapshot) never attach one; by default a snapshot
+                     attaches an annotated screenshot (a temporary file) when a
+                     target has no node: an interactive canvas, svg, img,
+                     video, embed or object without accessible content, or an
+                     iframe that could not be captured
   --offscreen collapse|keep|drop
                      off-screen subtrees: one counted line (default), all
                      printed, or left out
@@ -101,6 +110,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return snapshot(ctx, cfg, stdout)
+	case "compare":
+		cfg, err := parseFlags("compare", args[1:])
+		if err != nil {
+			return err
+		}
+		return compare(ctx, cfg, stdout)
 	case "find":
 		cfg, err := parseFlags("find", args[1:])
 		if err != nil {
@@ -143,6 +158,7 @@ type config struct {
 	actArgv            []string
 	clear, submit      bool
 	dialog             string
+	noScreenshot       bool
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -154,6 +170,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.from, "from", "", "")
 	fs.StringVar(&cfg.out, "o", "", "")
 	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
+	fs.BoolVar(&cfg.noScreenshot, "no-screenshot", false, "")
 	fs.StringVar(&cfg.format, "format", "yaml", "")
 	fs.StringVar(&cfg.mode, "mode", "fused", "")
 	viewport := fs.String("viewport", "1280x720", "")

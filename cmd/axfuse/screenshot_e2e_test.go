@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/axfuse/axfuse/fuse"
+)
+
+// TestScreenshotFallback: a canvas with a click listener and no accessible
+// content gets an annotated screenshot whose reason names it; a form page
+// gets none.
+func TestScreenshotFallback(t *testing.T) {
+	needChromium(t)
+	page := `<!doctype html><title>chart</title><body style="margin:8px"><h1>Sales</h1>
+<canvas id=c width=300 height=150></canvas><script>
+const c = document.getElementById('c'); c.getContext('2d').fillRect(10, 10, 100, 100);
+c.addEventListener('click', () => {});</script>`
+	url := serve(t, map[string]string{"/": page}).URL + "/"
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", url))
+	if obs.Screenshot == nil || len(obs.Screenshot.Regions) != 1 || obs.Screenshot.Regions[0].Kind != "canvas" {
+		t.Fatalf("no screenshot for the canvas: %+v", obs.Screenshot)
+	}
+	if !strings.HasPrefix(obs.Screenshot.Reason, "canvas 300×150 at (8,") || !strings.HasSuffix(obs.Screenshot.Reason, "has a click listener and no accessible content") {
+		t.Errorf("reason %q", obs.Screenshot.Reason)
+	}
+	if !strings.HasSuffix(obs.Snapshot, "- screenshot: "+obs.Screenshot.Path+"\n  reason: "+obs.Screenshot.Reason+"\n") {
+		t.Errorf("the YAML does not end with the screenshot line:\n%s", obs.Snapshot)
+	}
+	f, err := os.Open(obs.Screenshot.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(obs.Screenshot.Path)
+	if _, err := png.Decode(f); err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	f.Close()
+	if off := decode(t, mustCLI(t, "snapshot", "--format", "json", "--no-screenshot", url)); off.Screenshot != nil {
+		t.Errorf("--no-screenshot still attached %+v", off.Screenshot)
+	}
+	if form := decode(t, mustCLI(t, "snapshot", "--format", "json", servePage(t, "forms.html"))); form.Screenshot != nil {
+		t.Errorf("a form page got a screenshot: %+v", form.Screenshot)
+	}
+}
+
+// TestCompareDemo: the fused view finds the listener divs the AX-only view
+// lacks, and the numbers add up.
+func TestCompareDemo(t *testing.T) {
+	needChromium(t)
+	var cmp fuse.Comparison
+	if err := json.Unmarshal([]byte(mustCLI(t, "compare", "--format", "json")), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	adds := 0
+	for _, s := range cmp.OnlyFused {
+		if strings.HasPrefix(s, `clickable "Add to cart"`) {
+			adds++
+		}
+	}
+	if adds != 3 {
+		t.Errorf("only-fused targets %v, want the 3 listener divs", cmp.OnlyFused)
+	}
+	for _, row := range cmp.Table {
+		switch row.Measure {
+		case "refs":
+			if row.AX != len(cmp.AX.Elements) || row.Fused != len(cmp.Fused.Elements) {
+				t.Errorf("refs row %+v, elements %d and %d", row, len(cmp.AX.Elements), len(cmp.Fused.Elements))
+			}
+		case "tokens":
+			if row.Fused >= row.AX {
+				t.Errorf("fused view not smaller: %+v", row)
+			}
+		}
+	}
+	text := mustCLI(t, "compare")
+	if !strings.Contains(text, "# AX-only view") || !strings.Contains(text, "│ # fused view") || !strings.Contains(text, "role-less listener targets") {
+		t.Errorf("compare text lacks the views or the table:\n%s", text)
+	}
+}

@@ -1,0 +1,121 @@
+package fuse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+)
+
+// Region is a part of the screen that the tree cannot describe: a target
+// with no node to stand for it. Where there are any, a snapshot attaches an
+// annotated screenshot.
+type Region struct {
+	Kind   string     `json:"kind"` // canvas, svg, img, video, embed, object, iframe
+	Box    [4]float64 `json:"box"`  // viewport CSS px
+	Reason string     `json:"reason"`
+	Ref    string     `json:"ref,omitempty"`
+}
+
+// pixelTags are elements whose content is pixels, not nodes.
+var pixelTags = map[string]bool{"CANVAS": true, "svg": true, "IMG": true, "VIDEO": true, "EMBED": true, "OBJECT": true}
+
+// regions finds the visible, uncovered targets that have no accessible
+// content: an interactive canvas (WebGL included), svg, img, video, embed or
+// object with no accessible descendant, and iframes that were not captured.
+func (v *view) regions() []Region {
+	var out []Region
+	for d := range v.c.Documents {
+		fd := v.b.frameOfDoc(d)
+		if fd == nil {
+			continue
+		}
+		facts := v.b.facts(fd)
+		for i := range v.c.Documents[d].Nodes {
+			n := &v.c.Documents[d].Nodes[i]
+			if n.Type != domsnap.ElementNode {
+				continue
+			}
+			if n.ContentDocument == 0 && n.Name == "IFRAME" {
+				if r, ok := v.uncapturedFrame(d, i); ok {
+					out = append(out, r)
+				}
+				continue
+			}
+			if !pixelTags[n.Name] {
+				continue
+			}
+			why := pixelTarget(n, facts.cursorStart[i])
+			if why == "" || v.accessibleInside(fd, d, i) {
+				continue
+			}
+			vd := v.ix.Check(d, i)
+			if !vd.InViewport || vd.Occluded {
+				continue
+			}
+			b := v.g.ShownBox(d, i)
+			kind := strings.ToLower(n.Name)
+			r := Region{Kind: kind, Box: [4]float64{round2(b.X), round2(b.Y), round2(b.W), round2(b.H)}}
+			r.Reason = fmt.Sprintf("%s %.0f×%.0f at (%.0f,%.0f) %s and no accessible content", kind, b.W, b.H, b.X, b.Y, why)
+			if ref, ok := v.opts.Refs.Known(index.Key{Frame: fd.f.FrameID, Backend: n.Backend}); ok {
+				r.Ref = ref
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// pixelTarget says why a pixel element is a target ("" when it is not).
+func pixelTarget(n *domsnap.Node, cursor bool) string {
+	switch {
+	case hasClick(n.Listeners):
+		return "has a click listener"
+	case n.Clickable && n.Name != "IMG":
+		return "takes clicks"
+	case cursor:
+		return "shows a pointer cursor"
+	}
+	if v, ok := n.Attr("tabindex"); ok && !strings.HasPrefix(strings.TrimSpace(v), "-") {
+		return "is focusable"
+	}
+	return ""
+}
+
+// accessibleInside reports an accessible node below the element: a named
+// or interactive AX node other than the element itself (an svg's links).
+func (v *view) accessibleInside(fd *frameData, d, i int) bool {
+	nodes := v.c.Documents[d].Nodes
+	if nodes[i].Name == "CANVAS" {
+		return false // a canvas's children are fallback content, never shown
+	}
+	end := int(v.g.Docs[d].End[i])
+	for k := i + 1; k <= end && k < len(nodes); k++ {
+		role, name, ok := v.b.axOf(d, nodes[k].Backend)
+		if ok && (name != "" && role != "StaticText" || index.IsControlRole(role) || role == "link") {
+			return true
+		}
+	}
+	return false
+}
+
+// uncapturedFrame: an iframe in view whose document is not in the capture.
+func (v *view) uncapturedFrame(d, i int) (Region, bool) {
+	vd := v.ix.Check(d, i)
+	b := v.g.ShownBox(d, i)
+	if !vd.InViewport || vd.Occluded || b.W*b.H < 100 {
+		return Region{}, false
+	}
+	return Region{Kind: "iframe", Box: [4]float64{round2(b.X), round2(b.Y), round2(b.W), round2(b.H)},
+		Reason: fmt.Sprintf("iframe %.0f×%.0f at (%.0f,%.0f) could not be captured", b.W, b.H, b.X, b.Y)}, true
+}
+
+// Reasons joins the regions' reasons for a one-line summary.
+func Reasons(rs []Region) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, r.Reason)
+	}
+	return strings.Join(parts, "; ")
+}
