@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/axfuse/axfuse/index"
 )
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
@@ -134,4 +136,35 @@ func MatchesYAML(ms []Match) string {
 		}
 	}
 	return sb.String()
+}
+
+// Spot is what a click at a viewport point reaches.
+type Spot struct {
+	Covered bool   `json:"covered"` // a node takes the click
+	Ref     string `json:"ref,omitempty"`
+	Line    string `json:"line,omitempty"` // the ref's aria line, or the node's name
+}
+
+// At answers what a click at (x, y) reaches: the nearest ref'd element at
+// or above the node hit, or that node's name.
+func (t *Tree) At(x, y float64) Spot {
+	hit, ok := t.view.ix.TopAt(x, y)
+	if !ok {
+		return Spot{}
+	}
+	if name := t.view.c.Documents[hit.Doc].Nodes[hit.Node].Name; name == "HTML" || name == "BODY" {
+		return Spot{} // the page's own background
+	}
+	byKey := map[index.Key]Element{}
+	for _, el := range t.Elements {
+		byKey[index.Key{Frame: el.Frame, Backend: el.BackendNodeID}] = el
+	}
+	nodes := t.view.c.Documents[hit.Doc].Nodes
+	frame := t.view.c.Documents[hit.Doc].FrameID
+	for k, depth := hit.Node, 0; k >= 0 && depth < 4096; k, depth = int(nodes[k].Parent), depth+1 {
+		if el, ok := byKey[index.Key{Frame: frame, Backend: nodes[k].Backend}]; ok {
+			return Spot{Covered: true, Ref: el.Ref, Line: Key(&Node{Role: el.Role, Name: el.Name})}
+		}
+	}
+	return Spot{Covered: true, Line: t.view.coverName(where{hit.Doc, hit.Node, true})}
 }

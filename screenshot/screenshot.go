@@ -173,3 +173,25 @@ func shiftInside(r image.Rectangle, b image.Rectangle) image.Rectangle {
 	}
 	return r.Intersect(b)
 }
+
+// Crop cuts a PNG to a box in CSS px (at scale), clipped to the image.
+func Crop(pngData []byte, box [4]float64, scale float64) ([]byte, error) {
+	src, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		return nil, fmt.Errorf("decoding screenshot: %w", err)
+	}
+	if scale <= 0 || math.IsNaN(scale) {
+		scale = 1
+	}
+	r, ok := toPixels(box, scale, src.Bounds())
+	if !ok {
+		return nil, fmt.Errorf("crop box %v lies outside the image", box)
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	draw.Draw(dst, dst.Bounds(), src, r.Min, draw.Src)
+	var out bytes.Buffer
+	if err := png.Encode(&out, dst); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}

@@ -89,6 +89,75 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error
 	return writeScreenshot(path, shot, obs, reason)
 }
 
+// locate says what a click at a viewport point reaches: a ref, a node, or
+// nothing (then a cropped annotated screenshot around the point).
+func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
+	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		c, err := tab.Capture()
+		if err != nil {
+			return err
+		}
+		opts := cfg.fuseOptions()
+		if cfg.cdp != "" {
+			path, err := act.SessionPath(cfg.cdp, tab.TargetID())
+			if err != nil {
+				return err
+			}
+			opts.Refs = act.LoadTable(path)
+			opts.Refs.Document(act.DocumentID(c))
+		}
+		tree := fuse.Build(c, layout.Compute(c), opts)
+		spot := tree.At(cfg.x, cfg.y)
+		if spot.Covered {
+			if spot.Ref != "" {
+				_, err = fmt.Fprintf(stdout, "- ref %s: %s\n", spot.Ref, spot.Line)
+			} else {
+				_, err = fmt.Fprintf(stdout, "- node: %s (no ref)\n", spot.Line)
+			}
+			return err
+		}
+		path, err := cropAround(tab, cfg, c, tree)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "- note: no node covers (%g,%g)\n- screenshot: %s\n", cfg.x, cfg.y, path)
+		return err
+	})
+}
+
+// cropAround writes an annotated screenshot of 400×300 CSS px around the
+// located point.
+func cropAround(tab *chrome.Tab, cfg *config, c *domsnap.Capture, tree *fuse.Tree) (string, error) {
+	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
+	defer cancel()
+	shot, err := screenshot.Capture(sctx)
+	if err != nil {
+		return "", err
+	}
+	var marks []screenshot.Mark
+	for _, el := range tree.Elements {
+		if el.Box != nil {
+			marks = append(marks, screenshot.Mark{Ref: el.Ref, Kind: markKind(el), Box: *el.Box})
+		}
+	}
+	dpr := c.Viewport.DevicePixelRatio
+	annotated, err := screenshot.Annotate(shot, marks, dpr)
+	if err != nil {
+		return "", err
+	}
+	crop, err := screenshot.Crop(annotated, [4]float64{cfg.x - 200, cfg.y - 150, 400, 300}, dpr)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "axfuse-locate-*.png")
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	_, err = f.Write(crop)
+	return f.Name(), err
+}
+
 // compare shows the AX-only and the fused view of one capture.
 func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	var c *domsnap.Capture

@@ -45,6 +45,9 @@ Usage:
       --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
       the action opens (default dismiss; TEXT accepts a prompt with it); the
       output's first line says which dialog came and what was answered
+  axfuse locate X Y [URL]           what a click at viewport point (X,Y) reaches:
+                                    a ref, a node, or "no node covers (X,Y)" with
+                                    a cropped annotated screenshot around it
   axfuse compare [flags] [URL]      the AX-only view beside the fused view of one
                                     capture, a table of what differs, and the
                                     targets one view has that the other lacks
@@ -110,6 +113,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return snapshot(ctx, cfg, stdout)
+	case "locate":
+		cfg, err := parseFlags("locate", args[1:])
+		if err != nil {
+			return err
+		}
+		return locate(ctx, cfg, stdout)
 	case "compare":
 		cfg, err := parseFlags("compare", args[1:])
 		if err != nil {
@@ -159,6 +168,7 @@ type config struct {
 	clear, submit      bool
 	dialog             string
 	noScreenshot       bool
+	x, y               float64
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -197,6 +207,18 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		}
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
+	}
+	if cmd == "locate" {
+		if len(positional) < 2 {
+			return nil, usageError{errors.New("locate X Y [URL]")}
+		}
+		var err1, err2 error
+		cfg.x, err1 = strconv.ParseFloat(positional[0], 64)
+		cfg.y, err2 = strconv.ParseFloat(positional[1], 64)
+		if err1 != nil || err2 != nil || cfg.x < 0 || cfg.y < 0 {
+			return nil, usageError{fmt.Errorf("locate X Y: want viewport CSS px, not %q %q", positional[0], positional[1])}
+		}
+		positional = positional[2:]
 	}
 	if cmd == "act" {
 		if err := cfg.actArgs(positional); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,3 +82,39 @@ func TestCompareDemo(t *testing.T) {
 		t.Errorf("compare text lacks the views or the table:\n%s", text)
 	}
 }
+
+// TestLocate: a point on a listener div answers its ref; a point on the
+// page's background answers no node, with a cropped screenshot.
+func TestLocate(t *testing.T) {
+	needChromium(t)
+	url := serve(t, map[string]string{"/": listenerPage}).URL + "/"
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", url))
+	var ref string
+	var box [4]float64
+	for _, el := range obs.Elements {
+		if el.Tag == "div" {
+			ref, box = el.Ref, *el.Box
+		}
+	}
+	out := mustCLI(t, "locate", fmtF(box[0]+box[2]/2), fmtF(box[1]+box[3]/2), url)
+	if out != "- ref "+ref+": clickable \"Add to cart\"\n" {
+		t.Errorf("locate on the div: %q", out)
+	}
+	out = mustCLI(t, "locate", "1200", "600", url)
+	if !strings.HasPrefix(out, "- note: no node covers (1200,600)\n- screenshot: ") {
+		t.Fatalf("locate on the background: %q", out)
+	}
+	path := strings.TrimSpace(strings.TrimPrefix(strings.Split(out, "\n")[1], "- screenshot: "))
+	defer os.Remove(path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() == 0 || img.Bounds().Dx() > 400 || img.Bounds().Dy() == 0 || img.Bounds().Dy() > 300 {
+		t.Errorf("crop %v, %v", img.Bounds(), err)
+	}
+}
+
+func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
