@@ -47,7 +47,7 @@ func (v *view) regions() []Region {
 				continue
 			}
 			why := pixelTarget(n, facts.cursorStart[i])
-			if why == "" || v.accessibleInside(fd, d, i) {
+			if why == "" || v.accessibleInside(fd, d, i) || v.namedIcon(d, i) {
 				continue
 			}
 			vd := v.ix.Check(d, i)
@@ -118,4 +118,16 @@ func Reasons(rs []Region) string {
 		parts = append(parts, r.Reason)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// namedIcon: an svg or img with an accessible name of its own (aria-label,
+// title, alt) is described by its line; a canvas, video, embed or object
+// shows pixels whatever its name.
+func (v *view) namedIcon(d, i int) bool {
+	n := &v.c.Documents[d].Nodes[i]
+	if n.Name != "svg" && n.Name != "IMG" {
+		return false
+	}
+	_, name, ok := v.b.axOf(d, n.Backend)
+	return ok && strings.TrimSpace(name) != ""
 }

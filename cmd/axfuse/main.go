@@ -62,6 +62,7 @@ Flags (snapshot, capture):
   --browser PATH     Chromium executable (default: chromium, chromium-browser,
                      google-chrome on PATH)
   --viewport WxH     viewport of a launched browser (default 1280x720)
+  --scale DPR        device pixel ratio of a launched browser (default 1)
   --wait DURATION    settle time after the load event (default 300ms)
   --timeout DURATION deadline of each CDP call (default 20s)
   --format yaml|json output format (default yaml)
@@ -169,6 +170,7 @@ type config struct {
 	dialog             string
 	noScreenshot       bool
 	x, y               float64
+	scale              float64
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -181,6 +183,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.out, "o", "", "")
 	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
 	fs.BoolVar(&cfg.noScreenshot, "no-screenshot", false, "")
+	fs.Float64Var(&cfg.scale, "scale", 1, "")
 	fs.StringVar(&cfg.format, "format", "yaml", "")
 	fs.StringVar(&cfg.mode, "mode", "fused", "")
 	viewport := fs.String("viewport", "1280x720", "")
@@ -250,6 +253,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cmd == "find" && cfg.role == "" && cfg.name == "" && cfg.text == "" {
 		return nil, usageError{errors.New("find needs --role, --name or --text")}
+	}
+	if cfg.scale < 0.5 || cfg.scale > 4 {
+		return nil, usageError{errors.New("--scale is a device pixel ratio from 0.5 to 4")}
 	}
 	if cfg.wait < 0 || cfg.timeout <= 0 {
 		return nil, usageError{errors.New("--wait must be >= 0 and --timeout > 0")}

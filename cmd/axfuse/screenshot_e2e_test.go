@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/screenshot"
 )
 
 // TestScreenshotFallback: a canvas with a click listener and no accessible
@@ -118,3 +119,54 @@ func TestLocate(t *testing.T) {
 }
 
 func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
+
+// TestIconToolbarAndScale: svg icons with listeners each get a ref and a
+// box; named ones need no screenshot, an unnamed one does. At --scale 2 the
+// PNG has twice the pixels and the outlines sit at twice the coordinates.
+func TestIconToolbarAndScale(t *testing.T) {
+	needChromium(t)
+	icon := func(id, label string) string {
+		return `<svg id="` + id + `" width="32" height="32"` + label + `><rect width="32" height="32" fill="#888"/></svg>`
+	}
+	page := `<!doctype html><title>toolbar</title><body style="margin:10px"><div role="toolbar">` +
+		icon("bold", ` aria-label="Bold"`) + icon("italic", ` aria-label="Italic"`) + icon("mystery", "") +
+		`</div><script>for (const s of document.querySelectorAll('svg')) s.addEventListener('click', () => {});</script>`
+	url := serve(t, map[string]string{"/": page}).URL + "/"
+	path := t.TempDir() + "/shot.png"
+	obs := decode(t, mustCLI(t, "snapshot", "--format", "json", "--scale", "2", "--screenshot", path, url))
+	n := 0
+	for _, el := range obs.Elements {
+		if el.Tag == "svg" && el.Box != nil && el.Box[2] == 32 {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d svg refs with boxes, want 3: %+v", n, obs.Elements)
+	}
+	if obs.Screenshot == nil || len(obs.Screenshot.Regions) != 1 || obs.Screenshot.Regions[0].Kind != "svg" {
+		t.Fatalf("want one region, the unnamed svg: %+v", obs.Screenshot)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 2560 || img.Bounds().Dy() != 1440 {
+		t.Fatalf("PNG %v at --scale 2, want 2560x1440", img.Bounds())
+	}
+	for _, el := range obs.Elements {
+		if el.Tag != "svg" || el.Name != "Bold" {
+			continue
+		}
+		// The left edge of the outline, half-way down, in device pixels.
+		r, g, b, _ := img.At(int(el.Box[0]*2)+1, int((el.Box[1]+el.Box[3]/2)*2)).RGBA()
+		want := screenshot.Colour(screenshot.KindListener)
+		if uint8(r>>8) != want.R || uint8(g>>8) != want.G || uint8(b>>8) != want.B {
+			t.Errorf("no outline at the Bold icon's left edge at scale 2: %d,%d,%d", r>>8, g>>8, b>>8)
+		}
+	}
+}
