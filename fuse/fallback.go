@@ -47,6 +47,9 @@ func (v *view) regions() []Region {
 				continue
 			}
 			why := pixelTarget(n, facts.cursorStart[i])
+			if why == "" && n.Name == "CANVAS" {
+				why = v.canvasHost(fd, d, i)
+			}
 			if why == "" || v.accessibleInside(fd, d, i) || v.namedIcon(d, i) {
 				continue
 			}
@@ -130,4 +133,35 @@ func (v *view) namedIcon(d, i int) bool {
 	}
 	_, name, ok := v.b.axOf(d, n.Backend)
 	return ok && strings.TrimSpace(name) != ""
+}
+
+// canvasHost: chart libraries (ECharts, zrender) listen on a wrapper, not
+// on the canvas. A canvas filling a role-less target with no accessible
+// content is the target's only face.
+func (v *view) canvasHost(fd *frameData, d, i int) string {
+	nodes := v.c.Documents[d].Nodes
+	facts := v.b.facts(fd)
+	cb := v.g.ShownBox(d, i)
+	for k, depth := int(nodes[i].Parent), 0; k >= 0 && depth < 4; k, depth = int(nodes[k].Parent), depth+1 {
+		if nodes[k].Name == "BODY" || nodes[k].Name == "HTML" {
+			return ""
+		}
+		why := pixelTarget(&nodes[k], facts.cursorStart[k])
+		if why == "" {
+			continue
+		}
+		hb := v.g.ShownBox(d, k)
+		if hb.W*hb.H > 1.5*cb.W*cb.H || v.accessibleInside(fd, d, k) {
+			return ""
+		}
+		return hostReasons[why]
+	}
+	return ""
+}
+
+var hostReasons = map[string]string{
+	"has a click listener":   "sits in an element with a click listener",
+	"takes clicks":           "sits in an element that takes clicks",
+	"shows a pointer cursor": "sits in an element with a pointer cursor",
+	"is focusable":           "sits in a focusable element",
 }

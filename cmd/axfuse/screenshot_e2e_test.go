@@ -41,6 +41,15 @@ c.addEventListener('click', () => {});</script>`
 		t.Fatalf("not a PNG: %v", err)
 	}
 	f.Close()
+	// A chart library listens on a wrapper, not on its canvas.
+	wrapped := `<!doctype html><title>chart</title><div id=w style="width:300px;height:150px"><canvas width=300 height=150></canvas></div>
+<script>document.getElementById('w').addEventListener('click', () => {});</script>`
+	wobs := decode(t, mustCLI(t, "snapshot", "--format", "json", serve(t, map[string]string{"/": wrapped}).URL+"/"))
+	if wobs.Screenshot == nil || !strings.HasSuffix(wobs.Screenshot.Reason, "sits in an element with a click listener and no accessible content") {
+		t.Errorf("wrapped canvas: %+v", wobs.Screenshot)
+	} else {
+		os.Remove(wobs.Screenshot.Path)
+	}
 	if off := decode(t, mustCLI(t, "snapshot", "--format", "json", "--no-screenshot", url)); off.Screenshot != nil {
 		t.Errorf("--no-screenshot still attached %+v", off.Screenshot)
 	}
