@@ -39,15 +39,11 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts := cfg.fuseOptions()
-		if cfg.cdp != "" {
-			// Attached: refs persist for `act` in another process.
-			path, err := act.SessionPath(cfg.cdp, tab.TargetID())
-			if err != nil {
-				return err
-			}
-			opts.Refs = act.LoadTable(path)
-			opts.Refs.Document(act.DocumentID(c))
+		opts, path, err := cfg.sessionOptions(tab, c)
+		if err != nil {
+			return err
+		}
+		if path != "" {
 			defer func() {
 				if err := act.SaveTable(path, opts.Refs); err != nil {
 					fmt.Fprintf(os.Stderr, "axfuse: saving the ref session: %v\n", err)
@@ -97,14 +93,9 @@ func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts := cfg.fuseOptions()
-		if cfg.cdp != "" {
-			path, err := act.SessionPath(cfg.cdp, tab.TargetID())
-			if err != nil {
-				return err
-			}
-			opts.Refs = act.LoadTable(path)
-			opts.Refs.Document(act.DocumentID(c))
+		opts, _, err := cfg.sessionOptions(tab, c)
+		if err != nil {
+			return err
 		}
 		tree := fuse.Build(c, layout.Compute(c), opts)
 		spot := tree.At(cfg.x, cfg.y)
@@ -179,6 +170,23 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, cmp.Text(60))
 	return err
+}
+
+// sessionOptions are the view options with, for an attached tab, the refs
+// of its session (so `act` in another process sees the same refs) and the
+// session file's path ("" when launched).
+func (cfg *config) sessionOptions(tab *chrome.Tab, c *domsnap.Capture) (fuse.Options, string, error) {
+	opts := cfg.fuseOptions()
+	if cfg.cdp == "" {
+		return opts, "", nil
+	}
+	path, err := act.SessionPath(cfg.cdp, tab.TargetID())
+	if err != nil {
+		return opts, "", err
+	}
+	opts.Refs = act.LoadTable(path)
+	opts.Refs.Document(act.DocumentID(c))
+	return opts, path, nil
 }
 
 func (cfg *config) fuseOptions() fuse.Options {
