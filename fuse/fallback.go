@@ -6,6 +6,7 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/layout"
 )
 
 // Region is a part of the screen that the tree cannot describe: a target
@@ -23,7 +24,9 @@ var pixelTags = map[string]bool{"CANVAS": true, "svg": true, "IMG": true, "VIDEO
 
 // regions finds the visible, uncovered targets that have no accessible
 // content: an interactive canvas (WebGL included), svg, img, video, embed or
-// object with no accessible descendant, and iframes that were not captured.
+// object with no accessible descendant; any of them, interactive or not,
+// that paints a large part of the viewport (a keyboard-driven game canvas);
+// and iframes that were not captured.
 func (v *view) regions() []Region {
 	var out []Region
 	for d := range v.c.Documents {
@@ -49,6 +52,9 @@ func (v *view) regions() []Region {
 			why := pixelTarget(n, facts.cursorStart[i])
 			if why == "" && n.Name == "CANVAS" {
 				why = v.canvasHost(fd, d, i)
+			}
+			if why == "" {
+				why = v.largePainted(d, i)
 			}
 			if why == "" || v.accessibleInside(fd, d, i) || v.namedIcon(d, i) {
 				continue
@@ -164,4 +170,38 @@ var hostReasons = map[string]string{
 	"takes clicks":           "sits in an element that takes clicks",
 	"shows a pointer cursor": "sits in an element with a pointer cursor",
 	"is focusable":           "sits in a focusable element",
+}
+
+// largeShare is the part of the viewport a pixel element must paint to be
+// a region without any sign of interactivity. A keyboard-driven game canvas
+// (t-rex-runner: 600×150 in 1280×720) is about a tenth; thumbnails and
+// icons stay far below.
+const largeShare = 0.08
+
+// largePainted says why a pixel element showing, or laid out over, a large
+// share of the viewport is a region ("" when it is not). The element's own
+// box counts, not the part shown: a game canvas still in its intro is
+// clipped to a sliver of its surface. Unnamed svg and img only: a named one
+// is described by its line, and alt="" declares an image decorative.
+func (v *view) largePainted(d, i int) string {
+	n := &v.c.Documents[d].Nodes[i]
+	if n.Name == "svg" || n.Name == "IMG" {
+		if alt, ok := n.Attr("alt"); ok && strings.TrimSpace(alt) == "" {
+			return ""
+		}
+	}
+	dg := &v.g.Docs[d]
+	if i >= len(dg.Boxes) || !dg.HasBox[i] {
+		return ""
+	}
+	own := layout.Intersect(dg.Boxes[i], v.g.ViewportBox(0))
+	vp := v.g.Viewport.Width * v.g.Viewport.Height
+	if vp <= 0 || own.W*own.H < largeShare*vp {
+		return ""
+	}
+	surface := "painted area"
+	if n.Name == "CANVAS" {
+		surface = "drawing surface"
+	}
+	return fmt.Sprintf("has a %.0f×%.0f %s", own.W, own.H, surface)
 }

@@ -359,7 +359,7 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	}
 	ax := &fd.f.AXNodes[i]
 	reasons := index.Reasons(b.signals(fd, ax, dom))
-	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) {
+	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) || b.arealess(fd.doc, dom) {
 		return nil
 	}
 	if len(reasons) == 1 && reasons[0] == "scrollable" {
@@ -378,6 +378,26 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	sc.textCovered = sc.textCovered || fromText
 	n.Children = b.children(fd, i, dom, sc)
 	return []*Node{n}
+}
+
+// arealess: an element laid out with no area and nothing with an area
+// inside it (an empty 1280×0 div with an onclick) is no place to click.
+// Past a few dozen descendants it is assumed to have some.
+func (b *builder) arealess(doc, dom int) bool {
+	box, ok := b.g.Box(doc, dom)
+	if !ok || box.W > 0 && box.H > 0 {
+		return false
+	}
+	end := int(b.g.Docs[doc].End[dom])
+	if end-dom > 64 {
+		return false
+	}
+	for k := dom + 1; k <= end; k++ {
+		if c, ok := b.g.Box(doc, k); ok && c.W > 0 && c.H > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sameTarget: a DOM-only target with the box of the ref'd ancestor it sits

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -282,7 +283,10 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 	}
 	defer tab.Close()
 	if page != "" {
-		if err := tab.Navigate(page, cfg.wait); err != nil {
+		switch err := tab.Navigate(page, cfg.wait); {
+		case errors.Is(err, chrome.ErrStillLoading):
+			fmt.Fprintf(os.Stderr, "axfuse: warning: %v\n", err)
+		case err != nil:
 			return err
 		}
 	}

@@ -386,3 +386,27 @@ func TestScreenshotFlagAnnotates(t *testing.T) {
 	}
 	t.Fatal("no listener div element")
 }
+
+// A page whose load event waits on a host that never answers is observed
+// once its document is parsed, instead of failing the snapshot.
+func TestPageThatNeverFinishesLoading(t *testing.T) {
+	needChromium(t)
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang.png" {
+			select {
+			case <-r.Context().Done():
+			case <-done:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<button>Still here</button><img src="/hang.png" alt="slow">`)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) })
+	out := mustCLI(t, "snapshot", "--timeout", "3s", srv.URL+"/")
+	if !strings.Contains(out, `button "Still here"`) {
+		t.Errorf("snapshot of a page still loading lacks its button:\n%s", out)
+	}
+}

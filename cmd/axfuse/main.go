@@ -64,7 +64,8 @@ Flags (snapshot, capture):
   --viewport WxH     viewport of a launched browser (default 1280x720)
   --scale DPR        device pixel ratio of a launched browser (default 1)
   --wait DURATION    settle time after the load event (default 300ms)
-  --timeout DURATION deadline of each CDP call (default 20s)
+  --timeout DURATION deadline of each CDP call (default 20s); a page still
+                     loading by then but parsed is observed with a warning
   --format yaml|json output format (default yaml)
   --mode fused|ax    fused view (default) or the AX-only view
   --from FILE        read a recorded capture instead of a browser

@@ -179,3 +179,43 @@ func TestIconToolbarAndScale(t *testing.T) {
 		}
 	}
 }
+
+// TestLargePaintedAreas: pixels filling a large share of the viewport with
+// no node to describe them get a screenshot even with no sign of
+// interactivity (a keyboard-driven game); small or decorative ones do not.
+func TestLargePaintedAreas(t *testing.T) {
+	needChromium(t)
+	img := `data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='10' height='10' fill='red'/></svg>`
+	cases := []struct {
+		name, body, reason string
+	}{
+		{"game canvas clipped by its intro", `<h1>Press Space</h1><div style="width:44px;height:150px;overflow:hidden"><canvas width=600 height=150 style="width:600px;height:150px;background:#eee"></canvas></div>
+<script>document.addEventListener('keydown', () => {});</script>`, "canvas 44×150 at (8,"},
+		{"small canvas", `<canvas width=100 height=50></canvas>`, ""},
+		{"decorative image", `<img alt="" src="` + img + `" width=900 height=400>`, ""},
+		{"image with no name", `<img src="` + img + `" width=900 height=400>`, "img 900×400 at (8,8) has a 900×400 painted area and no accessible content"},
+		{"named image", `<img alt="A red square" src="` + img + `" width=900 height=400>`, ""},
+		{"empty zero-height listener div", `<div onclick="go()"></div><p>text</p>`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			page := `<!doctype html><title>t</title><body style="margin:8px">` + c.body
+			obs := decode(t, mustCLI(t, "snapshot", "--format", "json", serve(t, map[string]string{"/": page}).URL+"/"))
+			if obs.Screenshot != nil {
+				defer os.Remove(obs.Screenshot.Path)
+			}
+			switch {
+			case c.reason == "" && obs.Screenshot != nil:
+				t.Errorf("screenshot attached: %s", obs.Screenshot.Reason)
+			case c.reason != "" && (obs.Screenshot == nil || !strings.HasPrefix(obs.Screenshot.Reason, c.reason)):
+				t.Errorf("want a screenshot whose reason starts %q, got %+v", c.reason, obs.Screenshot)
+			}
+			if c.name == "game canvas clipped by its intro" && obs.Screenshot != nil && !strings.Contains(obs.Screenshot.Reason, "has a 600×150 drawing surface") {
+				t.Errorf("reason %q does not give the drawing surface", obs.Screenshot.Reason)
+			}
+			if strings.Contains(c.body, "onclick") && len(obs.Elements) != 0 {
+				t.Errorf("an element with no area got a ref: %+v", obs.Elements)
+			}
+		})
+	}
+}

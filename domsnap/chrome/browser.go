@@ -360,17 +360,28 @@ func (t *Tab) call(step string, f func(ctx context.Context) error) error {
 		return nil
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%s: no answer within %s", step, t.browser.opts.callTimeout())
+		return &DeadlineError{Step: step, After: t.browser.opts.callTimeout()}
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }
 
+// ErrStillLoading wraps Navigate's error when the load event did not come
+// within the call deadline but the document itself has been parsed: the
+// page is usable and the caller may observe it, with a warning.
+var ErrStillLoading = errors.New("load event not fired")
+
 // Navigate loads url, waits for the load event, then lets the page settle
-// for wait.
+// for wait. Pages whose load event waits on dead third-party hosts are
+// common; when the document is parsed (readyState interactive) but load has
+// not fired by the deadline, Navigate returns an error wrapping
+// ErrStillLoading and leaves the tab usable.
 func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 	err := t.call("navigate to "+rawURL, func(ctx context.Context) error {
 		return chromedp.Do(ctx, chromedp.Navigate(rawURL))
 	})
+	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
+		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", ErrStillLoading, t.browser.opts.callTimeout(), err)
+	}
 	if err != nil {
 		return err
 	}
@@ -383,3 +394,27 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 	}
 	return nil
 }
+
+// documentParsed reports whether the tab's document is past "loading".
+func (t *Tab) documentParsed() bool {
+	var state string
+	err := t.call("read document.readyState", func(ctx context.Context) error {
+		var err error
+		state, err = chromedp.Run(ctx, chromedp.Evaluate[string]("document.readyState"))
+		return err
+	})
+	return err == nil && (state == "interactive" || state == "complete")
+}
+
+// DeadlineError says which CDP step got no answer in time.
+type DeadlineError struct {
+	Step  string
+	After time.Duration
+}
+
+func (e *DeadlineError) Error() string {
+	return fmt.Sprintf("%s: no answer within %s", e.Step, e.After)
+}
+
+// Unwrap lets errors.Is(err, context.DeadlineExceeded) hold.
+func (e *DeadlineError) Unwrap() error { return context.DeadlineExceeded }
