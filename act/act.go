@@ -159,7 +159,7 @@ func (s *Session) Resolve(ref string) (Target, error) {
 		return Target{}, err
 	}
 	if !loc.InViewport {
-		if err := s.Tab.ScrollIntoView(key.Backend); err != nil {
+		if err := s.Tab.ScrollIntoView(node(key)); err != nil {
 			return Target{}, err
 		}
 		if _, tree, err = s.observe(); err != nil {
@@ -176,15 +176,18 @@ func (s *Session) Resolve(ref string) (Target, error) {
 		return Target{}, fmt.Errorf("ref %s is covered by %s; nothing was done", ref, orSomething(loc.Cover))
 	}
 	x, y := int64(math.Round(loc.Point[0])), int64(math.Round(loc.Point[1]))
-	hit, err := s.Tab.NodeAt(x, y)
+	hit, err := s.Tab.HitTest(float64(x), float64(y))
 	if err != nil {
 		return Target{}, err
 	}
-	if ok, what := tree.Reaches(loc, hit); !ok {
+	if ok, what := tree.Reaches(loc, hit.Target, hit.Backend); !ok {
 		return Target{}, fmt.Errorf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", ref, x, y, orSomething(what))
 	}
 	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, nil
 }
+
+// node names a ref's element for the browser.
+func node(k index.Key) chrome.Node { return chrome.Node{Frame: k.Frame, Backend: k.Backend} }
 
 func orSomething(s string) string {
 	if s == "" {
@@ -301,7 +304,7 @@ func (s *Session) Upload(ref string, files []string) error {
 		}
 		files[i] = abs
 	}
-	if err := s.Tab.SetFiles(key.Backend, files); err != nil {
+	if err := s.Tab.SetFiles(node(key), files); err != nil {
 		return err
 	}
 	return s.settle()

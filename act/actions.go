@@ -101,7 +101,7 @@ func (s *Session) Select(ref, option string) error {
 	if t.Located.Fingerprint.Tag != "select" {
 		return fmt.Errorf("ref %s is %s, not a <select>; nothing was done", ref, describe(t.Located.Fingerprint))
 	}
-	if err := s.Tab.SelectOption(t.Key.Backend, option); err != nil {
+	if err := s.Tab.SelectOption(node(t.Key), option); err != nil {
 		return err
 	}
 	return s.settle()
@@ -114,7 +114,7 @@ func (s *Session) SetChecked(ref string, on bool) error {
 	if err != nil {
 		return err
 	}
-	checked, err := s.Tab.Checked(t.Key.Backend)
+	checked, err := s.Tab.Checked(node(t.Key))
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,11 @@ func (s *Session) ScrollTo(ref string) error {
 	if !ok {
 		return fmt.Errorf("Ref %s not found in the current page snapshot", ref)
 	}
-	if err := s.Tab.ScrollIntoView(key.Backend); err != nil {
+	// Observing first finds the session of the ref's frame.
+	if _, _, err := s.observe(); err != nil {
+		return err
+	}
+	if err := s.Tab.ScrollIntoView(node(key)); err != nil {
 		return err
 	}
 	return s.settle()

@@ -66,7 +66,11 @@ type Timing struct {
 // Document is one document's DOM snapshot, flattened in tree order (shadow
 // roots and pseudo elements included, as DOMSnapshot gives them).
 type Document struct {
-	FrameID       string  `json:"frameId"`
+	FrameID string `json:"frameId"`
+	// Target is the browser's id of the process-level target that captured
+	// the document: the tab's, or an out-of-process iframe's. Backend node
+	// ids are unique within one target only.
+	Target        string  `json:"target,omitempty"`
 	URL           string  `json:"url"`
 	Title         string  `json:"title,omitempty"`
 	ScrollX       float64 `json:"scrollX,omitempty"`
@@ -95,9 +99,13 @@ type Node struct {
 	// ContentDocument is the index in Capture.Documents of an iframe's
 	// document; 0 means none (document 0 is the top-level one, which no
 	// node contains).
-	ContentDocument int    `json:"contentDocument,omitempty"`
-	ShadowRootType  string `json:"shadowRootType,omitempty"`
-	PseudoType      string `json:"pseudoType,omitempty"`
+	ContentDocument int `json:"contentDocument,omitempty"`
+	// ContentFrame is the frame id of the frame an iframe element holds,
+	// when the browser named it (out-of-process iframes), even if its
+	// document could not be captured.
+	ContentFrame   string `json:"contentFrame,omitempty"`
+	ShadowRootType string `json:"shadowRootType,omitempty"`
+	PseudoType     string `json:"pseudoType,omitempty"`
 	// Clickable is DOMSnapshot's isClickable: a click listener, a link, a
 	// form control.
 	Clickable bool `json:"clickable,omitempty"`

@@ -44,6 +44,9 @@ func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
 		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}
 	}
 	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
+	if ax.Role == "Iframe" {
+		n.Role = "iframe"
+	}
 	if ax.Role == "link" {
 		n.URL, _ = ax.Prop("url")
 	}

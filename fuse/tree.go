@@ -322,6 +322,12 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		return nil // the group's name already is the legend's text
 	}
 	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax), nameFrom: ax.NameFrom}
+	if ax.Role == "Iframe" {
+		n.Role = "iframe"
+		if st := b.frameState(fd, dom); st != "" {
+			n.States = append(n.States, st)
+		}
+	}
 	if ax.Role == "link" {
 		n.URL = b.linkURL(fd, ax, dom)
 	}
@@ -349,6 +355,37 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		n.Children = b.children(fd, i, dom, sc)
 	}
 	return []*Node{n}
+}
+
+// frameState says why an iframe shows no content: its document is not
+// there (lazy, still loading, zero-size), was too deep to follow, or could
+// not be captured. "" when its content is in the capture.
+func (b *builder) frameState(fd *frameData, dom int) string {
+	if dom < 0 {
+		return ""
+	}
+	n := &b.c.Documents[fd.doc].Nodes[dom]
+	frame := n.ContentFrame
+	if n.ContentDocument > 0 {
+		frame = b.c.Documents[n.ContentDocument].FrameID
+	}
+	if f := b.frames[frame]; f != nil && f.f.Error != "" {
+		if strings.HasPrefix(f.f.Error, "nested deeper than") {
+			return "too deep to capture"
+		}
+		return "capture failed"
+	}
+	if n.ContentDocument == 0 {
+		return "not loaded"
+	}
+	// A lazy iframe holds an empty about:blank document until it loads
+	// its src.
+	src, _ := n.Attr("src")
+	src = strings.TrimSpace(src)
+	if b.c.Documents[n.ContentDocument].URL == "about:blank" && src != "" && !strings.HasPrefix(src, "about:") {
+		return "not loaded"
+	}
+	return ""
 }
 
 // roleless makes a "clickable" line for an element that only DOM signals

@@ -515,16 +515,23 @@ func (t *Tree) Locate(k index.Key) (Located, bool) {
 	return l, true
 }
 
-// Reaches reports whether the node with this backend id, in the located
-// element's document, is the element or inside it, and names it if not.
-func (t *Tree) Reaches(l Located, backend int64) (bool, string) {
-	nodes := t.view.c.Documents[l.doc].Nodes
-	for i := range nodes {
-		if nodes[i].Backend == backend {
-			if t.view.g.Contains(l.doc, l.dom, i) {
+// Reaches reports whether the node a hit test reached — a backend id within
+// one target (the tab's process, or an out-of-process iframe's) — is the
+// located element or inside it, and names it if not.
+func (t *Tree) Reaches(l Located, target string, backend int64) (bool, string) {
+	docs := t.view.c.Documents
+	for d := range docs {
+		if docs[d].Target != target && target != "" && docs[d].Target != "" {
+			continue // backend ids are unique within one target only
+		}
+		for i := range docs[d].Nodes {
+			if docs[d].Nodes[i].Backend != backend {
+				continue
+			}
+			if d == l.doc && t.view.g.Contains(l.doc, l.dom, i) {
 				return true, ""
 			}
-			return false, t.view.coverName(where{l.doc, i, true})
+			return false, t.view.coverName(where{d, i, true})
 		}
 	}
 	return false, "a node of another document"

@@ -8,3 +8,7 @@ for page in testdata/pages/*.html; do
   ./bin/axfuse capture "$page" -o "testdata/captures/$name.capture.json"
   echo "recorded $name"
 done
+# testdata/pages/frames needs two sites (127.0.0.1 and localhost) from one
+# server: its end-to-end test serves it and records the capture.
+AXFUSE_RECORD=1 go test -count=1 -run 'TestFramesAndShadowRootsInOneTree$' ./cmd/axfuse
+echo "recorded frames"

@@ -47,7 +47,7 @@ func verbList() string {
 // runAct acts on the attached browser's current tab, then prints the new
 // snapshot. It never acts on another element than the one the agent saw.
 func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
-	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout})
+	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth})
 	if err != nil {
 		return err
 	}

@@ -25,17 +25,25 @@ func refOf(t *testing.T, yaml, line string) string {
 
 func attachedPage(t *testing.T, page string) (endpoint, first string) {
 	t.Helper()
+	needChromium(t)
+	return attachedURL(t, servePage(t, page), `heading "Shop"`)
+}
+
+// attachedURL starts a browser with a debugging port showing url and waits
+// until a snapshot of it contains want.
+func attachedURL(t *testing.T, url, want string) (endpoint, first string) {
+	t.Helper()
 	browser := needChromium(t)
-	endpoint = debugBrowser(t, browser, servePage(t, page))
+	endpoint = debugBrowser(t, browser, url)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a session of this test's own
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		if first = mustCLI(t, "snapshot", "--cdp", endpoint); strings.Contains(first, `heading "Shop"`) {
+		if first = mustCLI(t, "snapshot", "--cdp", endpoint); strings.Contains(first, want) {
 			return endpoint, first
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Fatalf("the page never showed:\n%s", first)
+	t.Fatalf("the page never showed %s:\n%s", want, first)
 	return
 }
 

@@ -266,7 +266,7 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 	}
 	b, err := chrome.Open(ctx, chrome.Options{
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser,
-		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout,
+		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth,
 	})
 	if err != nil {
 		return err

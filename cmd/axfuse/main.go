@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/axfuse/axfuse/domsnap/chrome"
 	"io"
 	"os"
 	"os/signal"
@@ -64,6 +65,8 @@ Flags (snapshot, capture):
   --viewport WxH     viewport of a launched browser (default 1280x720)
   --scale DPR        device pixel ratio of a launched browser (default 1)
   --wait DURATION    settle time after the load event (default 300ms)
+  --frame-depth N    follow cross-site (out-of-process) iframes N deep
+                     (default 8); deeper ones print [too deep to capture]
   --timeout DURATION deadline of each CDP call (default 20s); a page still
                      loading by then but parsed is observed with a warning
   --format yaml|json output format (default yaml)
@@ -172,6 +175,7 @@ type config struct {
 	noScreenshot       bool
 	x, y               float64
 	scale              float64
+	frameDepth         int
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
@@ -185,6 +189,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
 	fs.BoolVar(&cfg.noScreenshot, "no-screenshot", false, "")
 	fs.Float64Var(&cfg.scale, "scale", 1, "")
+	fs.IntVar(&cfg.frameDepth, "frame-depth", chrome.DefaultFrameDepth, "")
 	fs.StringVar(&cfg.format, "format", "yaml", "")
 	fs.StringVar(&cfg.mode, "mode", "fused", "")
 	viewport := fs.String("viewport", "1280x720", "")
@@ -254,6 +259,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cmd == "find" && cfg.role == "" && cfg.name == "" && cfg.text == "" {
 		return nil, usageError{errors.New("find needs --role, --name or --text")}
+	}
+	if cfg.frameDepth < 1 || cfg.frameDepth > 64 {
+		return nil, usageError{errors.New("--frame-depth is from 1 to 64")}
 	}
 	if cfg.scale < 0.5 || cfg.scale > 4 {
 		return nil, usageError{errors.New("--scale is a device pixel ratio from 0.5 to 4")}

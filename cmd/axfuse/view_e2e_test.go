@@ -31,9 +31,9 @@ type decodedObs = struct {
 	Viewport struct{ Width, Height, ScrollX, ScrollY float64 }
 	Snapshot string
 	Elements []struct {
-		Ref, Role, Name, Tag string
-		Box                  *[4]float64
-		Reasons              []string
+		Ref, Role, Name, Tag, Frame string
+		Box                         *[4]float64
+		Reasons                     []string
 	}
 	Stats struct {
 		Tokens, Refs, Occluded, Offscreen, Clipped int

@@ -22,11 +22,11 @@ func (t *Tab) TargetID() string {
 	return ""
 }
 
-// NodeAt asks the browser which node a click at (x, y) reaches
-// (DOM.getNodeForLocation; whole CSS pixels).
-func (t *Tab) NodeAt(x, y int64) (int64, error) {
+// nodeAt asks one session which node a click at (x, y) of its frame's
+// viewport reaches (DOM.getNodeForLocation; whole CSS pixels).
+func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 	var backend int64
-	err := t.call("DOM.getNodeForLocation", func(ctx context.Context) error {
+	err := t.callIn(session, "DOM.getNodeForLocation", func(ctx context.Context) error {
 		res, err := chromedp.Call(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
 		backend = int64(res.BackendNodeID)
 		return err
@@ -34,10 +34,18 @@ func (t *Tab) NodeAt(x, y int64) (int64, error) {
 	return backend, err
 }
 
-// ScrollIntoView scrolls a node into view if it is not.
-func (t *Tab) ScrollIntoView(backend int64) error {
-	return t.call("DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(backend)})
+// Node names a node for the browser: its frame (which picks the session of
+// the process that holds it) and its backend id there.
+type Node struct {
+	Frame   string
+	Backend int64
+}
+
+// ScrollIntoView scrolls a node into view if it is not (its frame and the
+// frames around it).
+func (t *Tab) ScrollIntoView(n Node) error {
+	return t.callIn(t.sessionFor(n.Frame), "DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }
@@ -154,15 +162,15 @@ func (t *Tab) Settle(max time.Duration) {
 
 // callOn runs a function on the node with this backend id and returns its
 // JSON result.
-func (t *Tab) callOn(step string, backend int64, fn string, args ...any) ([]byte, error) {
+func (t *Tab) callOn(step string, n Node, fn string, args ...any) ([]byte, error) {
 	var out []byte
-	err := t.call(step, func(ctx context.Context) error {
-		obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(backend)})
+	err := t.callIn(t.sessionFor(n.Frame), step, func(ctx context.Context) error {
+		obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		if err != nil {
 			return err
 		}
 		if obj.Object == nil || obj.Object.ObjectID == "" {
-			return fmt.Errorf("node %d is gone", backend)
+			return fmt.Errorf("node %d is gone", n.Backend)
 		}
 		var cargs []*runtime.CallArgument
 		for _, a := range args {
@@ -191,8 +199,8 @@ func (t *Tab) callOn(step string, backend int64, fn string, args ...any) ([]byte
 
 // SelectOption selects the option of a <select> whose label or value is
 // option, as a user's choice does (input and change events fire).
-func (t *Tab) SelectOption(backend int64, option string) error {
-	res, err := t.callOn("select an option", backend, `function (want) {
+func (t *Tab) SelectOption(n Node, option string) error {
+	res, err := t.callOn("select an option", n, `function (want) {
   const opts = [...this.options];
   const o = opts.find((o) => o.label.trim() === want || o.value === want);
   if (!o) return 'no option ' + JSON.stringify(want) + '; options are ' + JSON.stringify(opts.map((o) => o.label.trim()));
@@ -212,8 +220,8 @@ func (t *Tab) SelectOption(backend int64, option string) error {
 }
 
 // Checked reads a checkbox's or radio's state (aria-checked for others).
-func (t *Tab) Checked(backend int64) (bool, error) {
-	res, err := t.callOn("read checked", backend, `function () {
+func (t *Tab) Checked(n Node) (bool, error) {
+	res, err := t.callOn("read checked", n, `function () {
   return 'checked' in this ? this.checked : this.getAttribute('aria-checked') === 'true';
 }`)
 	if err != nil {
@@ -274,9 +282,9 @@ func (t *Tab) OpenedFileChooser() *FileChooser { return t.chooser.Load() }
 
 // SetFiles gives a file input its files (absolute paths on the browser's
 // machine).
-func (t *Tab) SetFiles(backend int64, files []string) error {
-	return t.call("DOM.setFileInputFiles", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(backend)})
+func (t *Tab) SetFiles(n Node, files []string) error {
+	return t.callIn(t.sessionFor(n.Frame), "DOM.setFileInputFiles", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }

@@ -28,24 +28,37 @@ func assemble(frames []frameInfo, p *parts) (*domsnap.Capture, error) {
 	if p.dpr > 0 {
 		c.Viewport.DevicePixelRatio = p.dpr
 	}
-	strs := p.snapshot.Strings
-	for _, d := range p.snapshot.Documents {
-		c.Documents = append(c.Documents, convertDocument(d, strs, p.listeners))
-	}
+	c.Documents = convertDocuments(p)
 	c.Title = c.Documents[0].Title
-	for i, f := range frames {
+	c.Frames = convertFrames(p)
+	return c, nil
+}
+
+// convertDocuments converts one process's documents; their content-document
+// indexes stay relative to the process's own list.
+func convertDocuments(p *parts) []domsnap.Document {
+	var out []domsnap.Document
+	for _, d := range p.snapshot.Documents {
+		doc := convertDocument(d, p.snapshot.Strings, p.listeners)
+		doc.Target = p.target
+		out = append(out, doc)
+	}
+	return out
+}
+
+// convertFrames gives each of one process's frames its AX tree or error.
+func convertFrames(p *parts) []domsnap.Frame {
+	var out []domsnap.Frame
+	for i, f := range p.frames {
 		fr := domsnap.Frame{FrameID: f.id, ParentFrameID: f.parent, URL: f.url, LoaderID: f.loader}
 		if p.axErrs[i] != nil {
 			fr.Error = p.axErrs[i].Error()
 		} else if p.axTrees[i] != nil {
 			fr.AXNodes = convertAX(p.axTrees[i].Nodes)
 		}
-		c.Frames = append(c.Frames, fr)
+		out = append(out, fr)
 	}
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
-	}
-	return c, nil
+	return out
 }
 
 // str reads the snapshot's string table, tolerating bad indexes.

@@ -64,6 +64,9 @@ type Options struct {
 	Scale float64
 	// CallTimeout bounds every single CDP call (default 20s).
 	CallTimeout time.Duration
+	// FrameDepth is how deep out-of-process iframes are followed
+	// (default DefaultFrameDepth); deeper ones are reported, not captured.
+	FrameDepth int
 }
 
 func (o Options) callTimeout() time.Duration {
@@ -167,6 +170,11 @@ type Tab struct {
 	net netActivity
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[FileChooser]
+	// attached holds the sessions on out-of-process iframes, by target id;
+	// routes says which session holds each frame (see frames.go).
+	framesMu sync.Mutex
+	attached map[string]*session
+	routes   atomic.Pointer[routes]
 }
 
 // FileChooser is a file chooser the page opened (its native dialog is
@@ -351,9 +359,15 @@ func (t *Tab) Context() context.Context { return t.ctx }
 // Close closes a tab this process opened, or detaches from an attached one.
 func (t *Tab) Close() { t.cancel() }
 
-// call runs f with the per-call deadline and names the step in errors.
+// call runs f on the tab's own session with the per-call deadline and names
+// the step in errors.
 func (t *Tab) call(step string, f func(ctx context.Context) error) error {
-	ctx, cancel := context.WithTimeout(t.ctx, t.browser.opts.callTimeout())
+	return t.callIn(t.ctx, step, f)
+}
+
+// callIn is call on a given session (an out-of-process iframe's).
+func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(session, t.browser.opts.callTimeout())
 	defer cancel()
 	err := f(ctx)
 	if err == nil {

@@ -43,9 +43,11 @@ type frameInfo struct {
 	id, parent, url, loader string
 }
 
-func (t *Tab) frames() ([]frameInfo, error) {
+// frameTree lists the frames of one session's process, the session's own
+// frame first.
+func (t *Tab) frameTree(ctx context.Context) ([]frameInfo, error) {
 	var out []frameInfo
-	err := t.call("Page.getFrameTree", func(ctx context.Context) error {
+	err := t.callIn(ctx, "Page.getFrameTree", func(ctx context.Context) error {
 		res, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			return err
@@ -70,16 +72,32 @@ func (t *Tab) frames() ([]frameInfo, error) {
 	return out, err
 }
 
-// parts collects the concurrent capture steps' results.
+// parts collects one process's capture: the tab's own, or an
+// out-of-process iframe's.
 type parts struct {
 	mu        sync.Mutex
 	timings   []domsnap.Timing
+	target    string // the session's target id
+	frames    []frameInfo
 	snapshot  *domsnapshot.CaptureSnapshotResult
 	metrics   *page.GetLayoutMetricsResult
 	dpr       float64
 	listeners map[int64][]string
 	axTrees   []*accessibility.GetFullAXTreeResult
 	axErrs    []error
+
+	// Out-of-process iframes only: the frame holding the iframe element,
+	// that element's backendNodeId there (DOM.getFrameOwner), the target's
+	// URL, and why it could not be captured.
+	parentFrame string
+	owner       int64
+	url         string
+	err         error
+}
+
+func newParts(target string, frames []frameInfo) *parts {
+	return &parts{target: target, frames: frames,
+		axTrees: make([]*accessibility.GetFullAXTreeResult, len(frames)), axErrs: make([]error, len(frames))}
 }
 
 func (p *parts) time(step string, start time.Time) {
@@ -92,11 +110,11 @@ func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds())
 
 func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 	start := time.Now()
-	before, err := t.frames()
+	before, err := t.frameTree(t.ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := &parts{axTrees: make([]*accessibility.GetFullAXTreeResult, len(before)), axErrs: make([]error, len(before))}
+	p := newParts(t.TargetID(), before)
 	p.time("Page.getFrameTree", start)
 
 	var wg sync.WaitGroup
@@ -108,19 +126,19 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 			}
 		})
 	}
-	run(func() error { return t.captureSnapshot(p) })
+	run(func() error { return t.captureSnapshot(t.ctx, p) })
 	run(func() error { return t.layoutMetrics(p) })
-	run(func() error { t.discoverListeners(p); return nil })
-	for i, f := range before {
-		wg.Go(func() { t.axTree(p, i, f) })
-	}
+	run(func() error { t.discoverListeners(t.ctx, p); return nil })
+	t.axTrees(t.ctx, p, &wg)
+	var sub []*parts
+	run(func() error { sub = t.captureFrameTargets(p); return nil })
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
 		return nil, err
 	}
 
-	after, err := t.frames()
+	after, err := t.frameTree(t.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -131,13 +149,17 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.routes.Store(stitch(c, p, sub, t.sessions()))
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
+	}
 	c.Timings = append(p.timings, domsnap.Timing{Step: "capture", MS: msSince(start)})
 	return c, nil
 }
 
-func (t *Tab) captureSnapshot(p *parts) error {
+func (t *Tab) captureSnapshot(ctx context.Context, p *parts) error {
 	start := time.Now()
-	return t.call("DOMSnapshot.captureSnapshot", func(ctx context.Context) error {
+	return t.callIn(ctx, "DOMSnapshot.captureSnapshot", func(ctx context.Context) error {
 		res, err := chromedp.Call(ctx, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
 			ComputedStyles:    domsnap.StyleProperties,
 			IncludePaintOrder: new(true),
@@ -178,18 +200,23 @@ func (t *Tab) layoutMetrics(p *parts) error {
 	return nil
 }
 
-func (t *Tab) axTree(p *parts, i int, f frameInfo) {
-	start := time.Now()
-	err := t.call("Accessibility.getFullAXTree", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: cdp.FrameID(f.id)})
-		if err != nil {
-			return err
-		}
-		p.axTrees[i] = &res
-		return nil
-	})
-	p.axErrs[i] = err
-	if i == 0 {
-		p.time("Accessibility.getFullAXTree", start)
+// axTrees fetches the AX tree of each of the session's frames concurrently.
+func (t *Tab) axTrees(ctx context.Context, p *parts, wg *sync.WaitGroup) {
+	for i, f := range p.frames {
+		wg.Go(func() {
+			start := time.Now()
+			err := t.callIn(ctx, "Accessibility.getFullAXTree", func(ctx context.Context) error {
+				res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: cdp.FrameID(f.id)})
+				if err != nil {
+					return err
+				}
+				p.axTrees[i] = &res
+				return nil
+			})
+			p.axErrs[i] = err
+			if i == 0 {
+				p.time("Accessibility.getFullAXTree", start)
+			}
+		})
 	}
 }

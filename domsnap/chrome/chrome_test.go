@@ -4,27 +4,19 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/target"
 )
 
-func TestDecodeListeners(t *testing.T) {
-	raw := []byte(`[
-	 {"type":"array","value":[{"type":"node","value":{"nodeType":1,"backendNodeId":42}},{"type":"string","value":"click,pointerup"}]},
-	 {"type":"array","value":[{"type":"node","value":{"nodeType":9,"backendNodeId":1}},{"type":"string","value":"click"}]},
-	 {"type":"array","value":[{"type":"string","value":"forged"},{"type":"string","value":"click"}]},
-	 {"type":"array","value":[{"type":"node","value":{}},{"type":"string","value":"click"}]},
-	 {"type":"number","value":3}
-	]`)
-	got, err := decodeListeners(raw)
-	if err != nil {
-		t.Fatal(err)
+func TestClickListeners(t *testing.T) {
+	ls := []*domdebugger.EventListener{
+		{Type: "pointerup", BackendNodeID: 42}, {Type: "click", BackendNodeID: 42}, {Type: "click", BackendNodeID: 42},
+		{Type: "mouseover", BackendNodeID: 7}, {Type: "click", BackendNodeID: 0}, nil, {Type: "mousedown", BackendNodeID: 1},
 	}
-	want := map[int64][]string{42: {"click", "pointerup"}, 1: {"click"}}
+	got := clickListeners(ls)
+	want := map[int64][]string{42: {"click", "pointerup"}, 1: {"mousedown"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
-	}
-	if _, err := decodeListeners([]byte(`{"not":"an array"}`)); err == nil {
-		t.Error("garbage accepted")
 	}
 }
 

@@ -4,55 +4,76 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"slices"
 	"time"
 
+	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
-// listenerScan finds every element (open shadow roots and same-origin
-// iframes included) with a click-like listener in one Runtime.evaluate. The
-// Command Line API's getEventListeners sees addEventListener and on*
-// handlers alike. The result is deep-serialized, which gives each element's
-// backendNodeId, so the cost is one round trip whatever the page's size, and
-// there is no cap on the number of elements.
-const listenerScan = `(() => {
-  const types = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup'];
-  const out = [];
-  const check = (el) => {
-    let l;
-    try { l = getEventListeners(el); } catch (e) { return; }
-    const found = types.filter((t) => l[t] && l[t].length);
-    if (found.length) out.push([el, found.join(',')]);
-  };
-  const visit = (root) => {
-    check(root);
-    for (const el of root.querySelectorAll('*')) {
-      check(el);
-      if (el.shadowRoot) visit(el.shadowRoot);
-      if (el.contentDocument) { try { visit(el.contentDocument); } catch (e) {} }
-    }
-  };
-  visit(document);
-  return out;
-})()`
+// clickTypes are the listener types that make an element a click target.
+var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true}
 
-// discoverListeners fills p.listeners. A page can break the scan (it runs in
-// the page's own world, where getEventListeners sees its listeners); then
-// the snapshot's isClickable flags still stand, and the failure is recorded
-// as a timing note rather than failing the capture.
-func (t *Tab) discoverListeners(p *parts) {
+// listenerGroup is the object group that holds the handles the scan creates,
+// released after each scan so that repeated snapshots do not pin objects.
+const listenerGroup = "axfuse-listeners"
+
+// discoverListeners fills p.listeners for one session's process. One
+// DOMDebugger.getEventListeners on the document with depth -1 and pierce
+// returns every listener below it — open and closed shadow roots and
+// same-process iframes included — each with its node's backendNodeId: one
+// round trip, no cap, and nothing runs in the page's world, so a page cannot
+// hide or fake its listeners. A failed scan is a timing note; the snapshot's
+// isClickable flags still stand.
+func (t *Tab) discoverListeners(ctx context.Context, p *parts) {
 	start := time.Now()
-	raw, err := t.evaluateDeep("listener discovery", listenerScan, 2, true)
-	if err == nil {
-		p.listeners, err = decodeListeners(raw)
-	}
+	var found map[int64][]string
+	err := t.callIn(ctx, "listener discovery", func(ctx context.Context) error {
+		doc, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ObjectGroup: listenerGroup, Silent: new(true)})
+		if err != nil {
+			return err
+		}
+		defer chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
+		if doc.Result == nil || doc.Result.ObjectID == "" {
+			return fmt.Errorf("no document object")
+		}
+		res, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+			ObjectID: doc.Result.ObjectID, Depth: new(int64(-1)), Pierce: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		found = clickListeners(res.Listeners)
+		return nil
+	})
 	step := "listener discovery"
 	if err != nil {
 		step += " (failed: " + err.Error() + ")"
 	}
+	p.mu.Lock()
+	p.listeners = found
+	p.mu.Unlock()
 	p.time(step, start)
+}
+
+// clickListeners groups the click-like listeners by node: backendNodeId to
+// the sorted, distinct types.
+func clickListeners(ls []*domdebugger.EventListener) map[int64][]string {
+	out := map[int64][]string{}
+	for _, l := range ls {
+		if l == nil || l.BackendNodeID == 0 || !clickTypes[l.Type] {
+			continue
+		}
+		id := int64(l.BackendNodeID)
+		if !slices.Contains(out[id], l.Type) {
+			out[id] = append(out[id], l.Type)
+		}
+	}
+	for _, types := range out {
+		slices.Sort(types)
+	}
+	return out
 }
 
 // evaluateDeep evaluates expr and returns its deep-serialized value, which
@@ -91,30 +112,4 @@ type serialized struct {
 	Type  string          `json:"type"`
 	Value json.RawMessage `json:"value"`
 	Ref   int64           `json:"weakLocalObjectReference"`
-}
-
-func decodeListeners(raw []byte) (map[int64][]string, error) {
-	var pairs []serialized
-	if err := json.Unmarshal(raw, &pairs); err != nil {
-		return nil, fmt.Errorf("decoding listeners: %w", err)
-	}
-	out := make(map[int64][]string, len(pairs))
-	for _, pair := range pairs {
-		var items []serialized
-		if pair.Type != "array" || json.Unmarshal(pair.Value, &items) != nil || len(items) != 2 {
-			continue
-		}
-		var node struct {
-			BackendNodeID int64 `json:"backendNodeId"`
-		}
-		var types string
-		if items[0].Type != "node" || json.Unmarshal(items[0].Value, &node) != nil || node.BackendNodeID == 0 {
-			continue
-		}
-		if items[1].Type != "string" || json.Unmarshal(items[1].Value, &types) != nil {
-			continue
-		}
-		out[node.BackendNodeID] = strings.Split(types, ",")
-	}
-	return out, nil
 }
