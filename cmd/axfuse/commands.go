@@ -47,7 +47,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if path != "" {
 			defer func() {
 				if err := act.SaveTable(path, opts.Refs); err != nil {
-					fmt.Fprintf(os.Stderr, "axfuse: saving the ref session: %v\n", err)
+					fmt.Fprintf(cfg.stderr, "axfuse: saving the ref session: %v\n", err)
 				}
 			}()
 		}
@@ -285,7 +285,7 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 	if page != "" {
 		switch err := tab.Navigate(page, cfg.wait); {
 		case errors.Is(err, chrome.ErrStillLoading):
-			fmt.Fprintf(os.Stderr, "axfuse: warning: %v\n", err)
+			fmt.Fprintf(cfg.stderr, "axfuse: warning: %v\n", err)
 		case err != nil:
 			return err
 		}

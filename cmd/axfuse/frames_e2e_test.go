@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -20,19 +21,35 @@ import (
 // address (localhost) for http://CROSS/ and this one's for http://TOP/.
 func serveFrames(t *testing.T) string {
 	t.Helper()
+	done := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/frames/hang" { // a frame that never loads
+			select {
+			case <-r.Context().Done():
+			case <-done:
+			}
+			return
+		}
+		_, port, _ := strings.Cut(r.Host, ":")
+		if r.URL.Path == "/frames/many.html" { // 12 cross-site frames
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			for i := range 12 {
+				fmt.Fprintf(w, `<iframe title="Frame %d" src="http://localhost:%s/frames/deep.html" width=280 height=50></iframe>`, i, port)
+			}
+			return
+		}
 		name := filepath.Base(r.URL.Path)
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pages", "frames", name))
 		if err != nil || !strings.HasPrefix(r.URL.Path, "/frames/") {
 			http.NotFound(w, r)
 			return
 		}
-		_, port, _ := strings.Cut(r.Host, ":")
 		page := strings.NewReplacer("http://CROSS/", "http://localhost:"+port+"/", "http://TOP/", "http://127.0.0.1:"+port+"/").Replace(string(b))
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(page))
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) })
 	return srv.URL + "/frames/top.html"
 }
 
@@ -136,5 +153,26 @@ func TestFrameUnderABanner(t *testing.T) {
 	}
 	if !strings.Contains(obs.Snapshot, `covered by dialog "Cookies"`) {
 		t.Errorf("no covered note:\n%s", obs.Snapshot)
+	}
+}
+
+// TestManyFramesAndASlowOne: a dozen cross-site frames are all captured
+// (a few at a time), and a frame that never loads is named, not dropped.
+func TestManyFramesAndASlowOne(t *testing.T) {
+	needChromium(t)
+	base := strings.TrimSuffix(serveFrames(t), "top.html")
+	obs := snapshotJSON(t, base+"many.html")
+	seen := map[string]bool{}
+	for _, el := range obs.Elements {
+		if el.Name == "Deep button" {
+			seen[el.Frame] = true
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d of 12 frames' buttons got refs:\n%s", len(seen), obs.Snapshot)
+	}
+	out := mustCLI(t, "snapshot", "--timeout", "3s", base+"slow.html")
+	if !strings.Contains(out, `iframe "Slow frame" [not loaded]`) || !strings.Contains(out, `button "Before the frame"`) {
+		t.Errorf("a frame still loading:\n%s", out)
 	}
 }

@@ -111,39 +111,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{errors.New("missing command")}
 	}
+	parse := func(cmd string) (*config, error) {
+		cfg, err := parseFlags(cmd, args[1:])
+		if cfg != nil {
+			cfg.stderr = stderr
+		}
+		return cfg, err
+	}
 	switch args[0] {
 	case "snapshot":
-		cfg, err := parseFlags("snapshot", args[1:])
+		cfg, err := parse("snapshot")
 		if err != nil {
 			return err
 		}
 		return snapshot(ctx, cfg, stdout)
 	case "locate":
-		cfg, err := parseFlags("locate", args[1:])
+		cfg, err := parse("locate")
 		if err != nil {
 			return err
 		}
 		return locate(ctx, cfg, stdout)
 	case "compare":
-		cfg, err := parseFlags("compare", args[1:])
+		cfg, err := parse("compare")
 		if err != nil {
 			return err
 		}
 		return compare(ctx, cfg, stdout)
 	case "find":
-		cfg, err := parseFlags("find", args[1:])
+		cfg, err := parse("find")
 		if err != nil {
 			return err
 		}
 		return find(ctx, cfg, stdout)
 	case "act":
-		cfg, err := parseFlags("act", args[1:])
+		cfg, err := parse("act")
 		if err != nil {
 			return err
 		}
 		return runAct(ctx, cfg, stdout)
 	case "capture":
-		cfg, err := parseFlags("capture", args[1:])
+		cfg, err := parse("capture")
 		if err != nil {
 			return err
 		}
@@ -176,10 +183,11 @@ type config struct {
 	x, y               float64
 	scale              float64
 	frameDepth         int
+	stderr             io.Writer // warnings
 }
 
 func parseFlags(cmd string, args []string) (*config, error) {
-	cfg := &config{cmd: cmd}
+	cfg := &config{cmd: cmd, stderr: io.Discard}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.cdp, "cdp", "", "")
