@@ -18,6 +18,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -34,8 +35,25 @@ type Session struct {
 	Options fuse.Options // view options; Refs is set by the session
 	// Settle bounds the wait for the page to go quiet after an action.
 	Settle time.Duration
-	path   string
+	// Cache makes Resolve start from the last complete observation instead
+	// of capturing again; the browser's hit test still checks the target,
+	// and a failed check observes afresh and tries once more. For a
+	// long-lived session (the MCP server), not for one-shot processes.
+	Cache bool
+	path  string
+	last  atomic.Pointer[Observed]
 }
+
+// Observed is one complete observation: the capture, its fused tree, and
+// the document it was of. It is replaced whole, never changed.
+type Observed struct {
+	Capture  *domsnap.Capture
+	Tree     *fuse.Tree
+	Document string
+}
+
+// Last is the session's last complete observation (nil before the first).
+func (s *Session) Last() *Observed { return s.last.Load() }
 
 // Open starts or resumes the session of a tab reached through endpoint.
 func Open(tab *chrome.Tab, endpoint string, opts fuse.Options) (*Session, error) {
@@ -104,14 +122,29 @@ func (s *Session) options() fuse.Options {
 	return o
 }
 
-// observe captures the tab and builds the fused tree with the session's refs.
+// observe captures the tab and builds the fused tree with the session's
+// refs; it becomes the session's last observation.
 func (s *Session) observe() (*domsnap.Capture, *fuse.Tree, error) {
-	c, err := s.Tab.Capture()
+	o, err := s.Observe(s.options())
 	if err != nil {
 		return nil, nil, err
 	}
-	s.Refs.Document(DocumentID(c))
-	return c, fuse.Build(c, layout.Compute(c), s.options()), nil
+	return o.Capture, o.Tree, nil
+}
+
+// Observe captures the tab and fuses it with these view options (the
+// session's refs): a complete observation, stored as the session's last.
+func (s *Session) Observe(opts fuse.Options) (*Observed, error) {
+	c, err := s.Tab.Capture()
+	if err != nil {
+		return nil, err
+	}
+	doc := DocumentID(c)
+	s.Refs.Document(doc)
+	opts.Refs = s.Refs
+	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc}
+	s.last.Store(o)
+	return o, nil
 }
 
 // Snapshot observes the tab, records the refs the agent now sees, and
@@ -150,10 +183,20 @@ func (s *Session) Resolve(ref string) (Target, error) {
 	if !ok {
 		return Target{}, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
 	}
+	if last := s.last.Load(); s.Cache && last != nil {
+		if t, err := s.resolve(ref, key, seen, last.Tree); err == nil {
+			return t, nil
+		}
+	}
 	_, tree, err := s.observe()
 	if err != nil {
 		return Target{}, err
 	}
+	return s.resolve(ref, key, seen, tree)
+}
+
+// resolve checks a ref against one observation's tree and the browser.
+func (s *Session) resolve(ref string, key index.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
 	loc, err := locate(tree, ref, key, seen)
 	if err != nil {
 		return Target{}, err

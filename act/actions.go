@@ -92,6 +92,18 @@ func (s *Session) Press(ref, key string) error {
 	return s.settle()
 }
 
+// PressFocused presses a key on whatever has the focus.
+func (s *Session) PressFocused(key string) error {
+	k, ok := keyNames[key]
+	if !ok {
+		k = key
+	}
+	if err := s.Tab.Keys(k); err != nil {
+		return err
+	}
+	return s.settle()
+}
+
 // Select picks an option of a <select> by its label or value.
 func (s *Session) Select(ref, option string) error {
 	t, err := s.Resolve(ref)

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/golden"
 	"github.com/axfuse/axfuse/layout"
 )
@@ -202,4 +203,76 @@ func BenchmarkFuse(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes), "domnodes")
 	b.ReportMetric(float64(nodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// TestBudget: a 1,200-row table cut to a token budget stays under it, keeps
+// the rows in view, never cuts a line, and says what it left out.
+func TestBudget(t *testing.T) {
+	c := load(t, "../testdata/captures/big.capture.json")
+	for _, tc := range []struct {
+		mode, offscreen string
+		max             int
+	}{
+		{ModeAX, "", 8000}, {ModeAX, "", 2000}, {ModeAX, "", 500},
+		{ModeFused, OffscreenKeep, 4000}, {ModeFused, OffscreenKeep, 600},
+	} {
+		obs := Snapshot(c, Options{Mode: tc.mode, Offscreen: tc.offscreen, MaxTokens: tc.max, FindHint: "use find"})
+		if obs.Stats.Tokens > tc.max {
+			t.Errorf("%s max %d: %d tokens", tc.mode, tc.max, obs.Stats.Tokens)
+		}
+		if !strings.Contains(obs.Snapshot, `link "Item 0"`) {
+			t.Errorf("%s max %d: the first row in view was cut", tc.mode, tc.max)
+		}
+		lines := strings.Split(strings.TrimSpace(obs.Snapshot), "\n")
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, `- note: "cut to fit`) || !strings.Contains(last, "left out; use find") {
+			t.Errorf("%s max %d: last line %q", tc.mode, tc.max, last)
+		}
+		checkParses(t, obs)
+	}
+	// Under the budget nothing changes.
+	plain := Snapshot(c, Options{})
+	if same := Snapshot(c, Options{MaxTokens: plain.Stats.Tokens + 50}); same.Snapshot != plain.Snapshot {
+		t.Error("a view within its budget was cut")
+	}
+}
+
+// TestDiff: one changed name in a recorded capture shows up as that line
+// under its ancestors; the rest is counted, and refs that went are named.
+func TestDiff(t *testing.T) {
+	before := load(t, "../testdata/captures/forms.capture.json")
+	after := load(t, "../testdata/captures/forms.capture.json")
+	changed := ""
+	for i := range after.Frames[0].AXNodes {
+		n := &after.Frames[0].AXNodes[i]
+		if n.Role == "button" && n.Name != "" {
+			changed, n.Name = n.Name, n.Name+" now"
+			break
+		}
+	}
+	if changed == "" {
+		t.Fatal("no button in the forms capture")
+	}
+	g1, g2 := layout.Compute(before), layout.Compute(after)
+	refs := index.NewTable()
+	t1 := Build(before, g1, Options{Refs: refs})
+	t2 := Build(after, g2, Options{Refs: refs})
+	d := Diff(t1.Roots, t2.Roots)
+	if !strings.Contains(d, Quote(changed+" now")) || !strings.Contains(d, "unchanged") {
+		t.Errorf("diff lacks the change or the unchanged summary:\n%s", d)
+	}
+	if full := YAML(t2.Roots); CountTokens(d) >= CountTokens(full) {
+		t.Errorf("diff (%d tokens) is no smaller than the view (%d)", CountTokens(d), CountTokens(full))
+	}
+	if same := Diff(t2.Roots, t2.Roots); same != "- note: nothing changed\n" {
+		t.Errorf("diff of a view with itself: %q", same)
+	}
+	// A ref that went is named.
+	gone := Diff(t1.Roots, []*Node{t2.Roots[0].with(nil)})
+	if !strings.Contains(gone, "gone: ") {
+		t.Errorf("no gone note:\n%s", gone)
+	}
+	var doc any
+	if err := yaml.Unmarshal([]byte(d), &doc); err != nil {
+		t.Errorf("diff is not YAML: %v\n%s", err, d)
+	}
 }

@@ -48,6 +48,32 @@ type Match struct {
 	Box   *[4]float64 `json:"box"`   // viewport CSS px
 	Where string      `json:"where"` // "in view", "off-screen below", "covered by ..."
 	Ref   string      `json:"ref,omitempty"`
+	// Context is the first lines of the match's subtree, as YAML.
+	Context string `json:"context,omitempty"`
+}
+
+// contextLines is how much of a match's subtree Find shows.
+const contextLines = 6
+
+func context(n *Node) string {
+	if len(n.Children) == 0 {
+		return ""
+	}
+	lines := strings.SplitAfter(YAML([]*Node{n}), "\n")
+	if len(lines) > contextLines {
+		lines = append(lines[:contextLines], "- note: …\n")
+	}
+	return strings.Join(lines, "")
+}
+
+// giveRef hands an interactive match its ref even when the view left it
+// out (off-screen, collapsed): acting on it scrolls it into view.
+func (t *Tree) giveRef(n *Node) {
+	if n.target == nil || n.Ref != "" {
+		return
+	}
+	n.Ref = t.view.opts.Refs.Ref(n.target.key)
+	t.view.opts.Refs.Remember(n.Ref, index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag})
 }
 
 // Find searches the whole fused tree, off-screen and covered nodes
@@ -62,7 +88,11 @@ func (t *Tree) Find(q Query) []Match {
 				line = "text: " + scalar(cutRunes(n.Text, maxTextLen))
 			}
 			if q.matches(n) {
-				m := Match{Line: line, Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref}
+				t.giveRef(n)
+				m := Match{Line: Key(n), Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref, Context: context(n)}
+				if n.Role == "text" {
+					m.Line = line
+				}
 				if n.status.hasBox {
 					b := n.status.box
 					m.Box = &[4]float64{round2(b.X), round2(b.Y), round2(b.W), round2(b.H)}
@@ -133,6 +163,12 @@ func MatchesYAML(ms []Match) string {
 		sb.WriteString("  where: " + scalar(m.Where) + "\n")
 		if m.Ref != "" {
 			sb.WriteString("  ref: " + m.Ref + "\n")
+		}
+		if m.Context != "" {
+			sb.WriteString("  context:\n")
+			for _, l := range strings.SplitAfter(strings.TrimSuffix(m.Context, "\n"), "\n") {
+				sb.WriteString("    " + strings.TrimSuffix(l, "\n") + "\n")
+			}
 		}
 	}
 	return sb.String()

@@ -129,6 +129,13 @@ type Options struct {
 	Scope string
 	// Depth limits the printed depth (0: no limit).
 	Depth int
+	// MaxTokens cuts the view to about that many o200k tokens (0: no
+	// limit): the viewport first, then by distance and interactivity, with
+	// counted lines for what was left out (see budget.go).
+	MaxTokens int
+	// FindHint tells, in the budget's last note, how to reach what was left
+	// out (the CLI's and the MCP server's words differ).
+	FindHint string
 }
 
 // build runs the join and prune pass: the full tree, every node still in

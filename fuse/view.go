@@ -82,6 +82,9 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	if opts.Depth > 0 {
 		roots = limitDepth(roots, opts.Depth, 1)
 	}
+	if opts.MaxTokens > 0 {
+		roots = v.budget(roots, opts.MaxTokens)
+	}
 	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin), view: v}
 	t.Elements = v.assignRefs(roots)
 	if opts.Mode == ModeFused {

@@ -19,7 +19,6 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/screenshot"
 )
@@ -126,14 +125,8 @@ func cropAround(tab *chrome.Tab, cfg *config, c *domsnap.Capture, tree *fuse.Tre
 	if err != nil {
 		return "", err
 	}
-	var marks []screenshot.Mark
-	for _, el := range tree.Elements {
-		if el.Box != nil {
-			marks = append(marks, screenshot.Mark{Ref: el.Ref, Kind: markKind(el), Box: *el.Box})
-		}
-	}
 	dpr := c.Viewport.DevicePixelRatio
-	annotated, err := screenshot.Annotate(shot, marks, dpr)
+	annotated, err := screenshot.Annotate(shot, screenshot.MarksOf(&fuse.Observation{Elements: tree.Elements}), dpr)
 	if err != nil {
 		return "", err
 	}
@@ -191,23 +184,42 @@ func (cfg *config) sessionOptions(tab *chrome.Tab, c *domsnap.Capture) (fuse.Opt
 }
 
 func (cfg *config) fuseOptions() fuse.Options {
-	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth}
+	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth,
+		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
 }
 
 // find searches the whole fused tree of a page or a recorded capture.
 func find(ctx context.Context, cfg *config, stdout io.Writer) error {
-	var c *domsnap.Capture
-	var err error
+	q := fuse.Query{Role: cfg.role, Name: cfg.name, Text: cfg.text}
 	if cfg.from != "" {
-		c, err = domsnap.Load(cfg.from)
-	} else {
-		c, err = captureLive(ctx, cfg)
+		c, err := domsnap.Load(cfg.from)
+		if err != nil {
+			return err
+		}
+		return writeMatches(stdout, cfg, fuse.Build(c, layout.Compute(c), cfg.fuseOptions()).Find(q))
 	}
-	if err != nil {
-		return err
-	}
-	t := fuse.Build(c, layout.Compute(c), cfg.fuseOptions())
-	matches := t.Find(fuse.Query{Role: cfg.role, Name: cfg.name, Text: cfg.text})
+	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		c, err := tab.Capture()
+		if err != nil {
+			return err
+		}
+		// Attached, the refs of the matches (off-screen ones too) join the
+		// tab's session, so that act can use them.
+		opts, path, err := cfg.sessionOptions(tab, c)
+		if err != nil {
+			return err
+		}
+		matches := fuse.Build(c, layout.Compute(c), opts).Find(q)
+		if path != "" {
+			if err := act.SaveTable(path, opts.Refs); err != nil {
+				return fmt.Errorf("saving the ref session: %w", err)
+			}
+		}
+		return writeMatches(stdout, cfg, matches)
+	})
+}
+
+func writeMatches(stdout io.Writer, cfg *config, matches []fuse.Match) error {
 	if cfg.format == "json" {
 		if matches == nil {
 			matches = []fuse.Match{}
@@ -221,7 +233,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 		_, err := fmt.Fprintln(stdout, "# no match")
 		return err
 	}
-	_, err = io.WriteString(stdout, fuse.MatchesYAML(matches))
+	_, err := io.WriteString(stdout, fuse.MatchesYAML(matches))
 	return err
 }
 
@@ -296,18 +308,7 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 // writeScreenshot annotates the viewport PNG with every ref'd element and
 // every region with no node, and records it in the observation.
 func writeScreenshot(path string, shot []byte, obs *fuse.Observation, reason string) error {
-	var marks []screenshot.Mark
-	for _, el := range obs.Elements {
-		if el.Box != nil {
-			marks = append(marks, screenshot.Mark{Ref: el.Ref, Kind: markKind(el), Box: *el.Box})
-		}
-	}
-	for _, r := range obs.Regions {
-		if r.Ref == "" {
-			marks = append(marks, screenshot.Mark{Ref: r.Kind, Kind: screenshot.KindCanvas, Box: r.Box})
-		}
-	}
-	png, err := screenshot.Annotate(shot, marks, obs.Viewport.DevicePixelRatio)
+	png, err := screenshot.Annotate(shot, screenshot.MarksOf(obs), obs.Viewport.DevicePixelRatio)
 	if err != nil {
 		return err
 	}
@@ -316,20 +317,6 @@ func writeScreenshot(path string, shot []byte, obs *fuse.Observation, reason str
 	}
 	obs.AttachScreenshot(path, reason)
 	return nil
-}
-
-func markKind(el fuse.Element) string {
-	switch {
-	case el.Tag == "canvas":
-		return screenshot.KindCanvas
-	case el.Role == "textbox" || el.Role == "searchbox" || el.Role == "spinbutton":
-		return screenshot.KindTextField
-	case el.Role == "link":
-		return screenshot.KindLink
-	case index.OnlyFromDOM(el.Reasons):
-		return screenshot.KindListener
-	}
-	return screenshot.KindControl
 }
 
 // normalizeURL accepts URLs and local file paths.

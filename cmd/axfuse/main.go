@@ -53,6 +53,11 @@ Usage:
                                     capture, a table of what differs, and the
                                     targets one view has that the other lacks
                                     (the demo page with no URL)
+  axfuse mcp [--cdp ENDPOINT] [--max-tokens N] [flags]
+                                    serve the browser_* tools to an agent over
+                                    MCP on stdin/stdout; launches a browser on
+                                    first use unless --cdp; snapshots are cut
+                                    to --max-tokens (default 8000, 0: none)
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
@@ -85,6 +90,9 @@ Flags (snapshot, capture):
   --margin PX        grow the viewport by PX on every side (default 0)
   --scope SCOPE      print one subtree: ROLE, ROLE:NAME or a ref (e12)
   --depth N          print at most N levels (default: all)
+  --max-tokens N     cut the snapshot to about N tokens: the viewport first,
+                     then by distance and interactivity; counted lines say
+                     what was left out (default: no limit)
   --role, --name, --text
                      (find) role, name substring, any-text substring
   -o FILE            (capture) where to write the capture
@@ -155,6 +163,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return capture(ctx, cfg)
+	case "mcp":
+		cfg, err := parse("mcp")
+		if err != nil {
+			return err
+		}
+		return serveMCP(ctx, cfg)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -183,6 +197,8 @@ type config struct {
 	x, y               float64
 	scale              float64
 	frameDepth         int
+	maxTokens          int
+	maxTokensSet       bool
 	stderr             io.Writer // warnings
 }
 
@@ -205,6 +221,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.Float64Var(&cfg.margin, "margin", 0, "")
 	fs.StringVar(&cfg.scope, "scope", "", "")
 	fs.IntVar(&cfg.depth, "depth", 0, "")
+	fs.IntVar(&cfg.maxTokens, "max-tokens", 0, "")
 	fs.StringVar(&cfg.role, "role", "", "")
 	fs.StringVar(&cfg.name, "name", "", "")
 	fs.StringVar(&cfg.text, "text", "", "")
@@ -243,9 +260,14 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		}
 		positional = nil
 	}
-	if len(positional) > 1 {
+	if len(positional) > 1 || cmd == "mcp" && len(positional) > 0 {
 		return nil, usageError{fmt.Errorf("too many arguments: %q", positional)}
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "max-tokens" {
+			cfg.maxTokensSet = true
+		}
+	})
 	if len(positional) == 1 {
 		cfg.url = positional[0]
 	}
@@ -264,6 +286,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cfg.margin < 0 || cfg.margin > 100000 || cfg.depth < 0 {
 		return nil, usageError{errors.New("--margin and --depth must be >= 0")}
+	}
+	if cfg.maxTokens != 0 && cfg.maxTokens < 200 {
+		return nil, usageError{errors.New("--max-tokens is 0 (no limit) or at least 200")}
 	}
 	if cmd == "find" && cfg.role == "" && cfg.name == "" && cfg.text == "" {
 		return nil, usageError{errors.New("find needs --role, --name or --text")}

@@ -23,10 +23,18 @@ func (t *Tab) TargetID() string {
 }
 
 // nodeAt asks one session which node a click at (x, y) of its frame's
-// viewport reaches (DOM.getNodeForLocation; whole CSS pixels).
+// viewport reaches. DOM.getNodeForLocation takes document coordinates
+// (whole CSS pixels), so the frame's scroll offset is added first.
 func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 	var backend int64
 	err := t.callIn(session, "DOM.getNodeForLocation", func(ctx context.Context) error {
+		m, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		if lv := m.CSSLayoutViewport; lv != nil {
+			x, y = x+lv.PageX, y+lv.PageY
+		}
 		res, err := chromedp.Call(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
 		backend = int64(res.BackendNodeID)
 		return err

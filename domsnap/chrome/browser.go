@@ -409,6 +409,31 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 	return nil
 }
 
+// Back goes back one entry in the tab's history and waits for the load.
+func (t *Tab) Back() error {
+	return t.call("navigate back", func(ctx context.Context) error {
+		return chromedp.Do(ctx, chromedp.NavigateBack())
+	})
+}
+
+// Location is the tab's current URL and title.
+func (t *Tab) Location() (url, title string, err error) {
+	err = t.call("Target.getTargetInfo", func(ctx context.Context) error {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			return err
+		}
+		for _, in := range infos {
+			if string(in.TargetID) == t.TargetID() {
+				url, title = in.URL, in.Title
+				return nil
+			}
+		}
+		return errors.New("the tab is gone")
+	})
+	return url, title, err
+}
+
 // documentParsed reports whether the tab's document is past "loading".
 func (t *Tab) documentParsed() bool {
 	var state string

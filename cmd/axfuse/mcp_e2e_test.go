@@ -1,0 +1,157 @@
+package main
+
+// The MCP server end to end: the SDK's own client spawns the real binary
+// (this test binary re-executed as axfuse) over stdio, and the server
+// drives real headless Chromium.
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession starts `axfuse mcp` and connects the SDK's client to it.
+func mcpSession(t *testing.T, args ...string) *mcp.ClientSession {
+	t.Helper()
+	needChromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.Command(os.Args[0], append([]string{"mcp"}, args...)...)
+	cmd.Env = append(os.Environ(), "AXFUSE_MAIN=1")
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "axfuse-test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to axfuse mcp: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call runs a tool and returns its text, failing on a tool error unless
+// wantErr.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, wantErr bool) (string, *mcp.CallToolResult) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var sb strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			sb.WriteString(tc.Text)
+		}
+	}
+	if res.IsError != wantErr {
+		t.Fatalf("%s %v: error %v, want %v:\n%s", name, args, res.IsError, wantErr, sb.String())
+	}
+	return sb.String(), res
+}
+
+func metaInt(t *testing.T, res *mcp.CallToolResult, key string) int {
+	t.Helper()
+	v, ok := res.Meta[key].(float64)
+	if !ok {
+		t.Fatalf("no %s in the result's metadata: %v", key, res.Meta)
+	}
+	return int(v)
+}
+
+func TestMCPShop(t *testing.T) {
+	cs := mcpSession(t)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, tl := range tools.Tools {
+		have[tl.Name] = true
+	}
+	for _, name := range []string{"browser_navigate", "browser_navigate_back", "browser_tabs", "browser_snapshot", "browser_find",
+		"browser_click", "browser_type", "browser_fill_form", "browser_select_option", "browser_hover", "browser_press_key",
+		"browser_scroll", "browser_drag", "browser_screenshot", "browser_locate", "browser_handle_dialog", "browser_wait_for"} {
+		if !have[name] {
+			t.Errorf("tool %s missing", name)
+		}
+	}
+
+	url := servePage(t, "shop.html")
+	text, res := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	full := metaInt(t, res, "fullTokens")
+	if !strings.Contains(text, `clickable "Add to cart"`) || strings.Contains(text, "Privacy policy") {
+		t.Fatalf("the shop's snapshot lacks its listener divs or shows the off-screen footer:\n%s", text)
+	}
+	add := refOf(t, text, `clickable "Add to cart"`)
+
+	// A click that changes one card: the answer is what changed.
+	text, res = call(t, cs, "browser_click", map[string]any{"element": "Add to cart", "ref": add}, false)
+	delta := metaInt(t, res, "deltaTokens")
+	if !strings.Contains(text, "Changes since your last snapshot") || !strings.Contains(text, "In cart") || !strings.Contains(text, "Cart: 1 item") {
+		t.Fatalf("the click's delta does not show the change:\n%s", text)
+	}
+	t.Logf("shop: full snapshot %d tokens, delta after one click %d tokens (%.1f%%)", full, delta, 100*float64(delta)/float64(full))
+	if float64(delta) >= 0.2*float64(full) {
+		t.Errorf("delta %d tokens is not under 20%% of the full %d:\n%s", delta, full, text)
+	}
+
+	// The footer is collapsed off-screen; find reaches it, with a ref that
+	// acts (the click scrolls it into view).
+	text, _ = call(t, cs, "browser_find", map[string]any{"name": "Privacy"}, false)
+	if !strings.Contains(text, `link "Privacy policy"`) || !strings.Contains(text, "where: off-screen below") || !strings.Contains(text, "path: ") {
+		t.Fatalf("find did not reach the collapsed footer link:\n%s", text)
+	}
+	m := regexp.MustCompile(`ref: (e\d+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("find gave the footer link no ref:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_hover", map[string]any{"ref": m[1]}, false)
+
+	// A ref from before a navigation is stale: a clean error, nothing done.
+	call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	text, _ = call(t, cs, "browser_click", map[string]any{"ref": add}, true)
+	if !strings.Contains(text, "not found in the current page snapshot") {
+		t.Errorf("stale ref error: %s", text)
+	}
+	text, _ = call(t, cs, "browser_locate", map[string]any{"x": 5, "y": 700}, false)
+	if !strings.Contains(text, "(5,700)") {
+		t.Errorf("locate: %s", text)
+	}
+	_, res = call(t, cs, "browser_screenshot", map[string]any{"annotated": true}, false)
+	if img, ok := res.Content[0].(*mcp.ImageContent); !ok || img.MIMEType != "image/png" || len(img.Data) < 1000 {
+		t.Errorf("screenshot: %+v", res.Content)
+	}
+}
+
+// TestMCPBudget: the AX-only view of a 5,000-row table (about 400k tokens
+// uncut) fits the budget, keeps the rows in view and says how to get the
+// rest.
+func TestMCPBudget(t *testing.T) {
+	cs := mcpSession(t, "--max-tokens", "4000")
+	page := `<!doctype html><title>Orders</title><table aria-label="Orders"><tbody id=b></tbody></table>
+<script>const b = document.getElementById('b'); let h = '';
+for (let i = 0; i < 5000; i++) h += '<tr><td>' + i + '</td><td>Order ' + i + '</td><td><button>Refund ' + i + '</button></td></tr>';
+b.innerHTML = h;</script>`
+	url := serve(t, map[string]string{"/": page}).URL + "/"
+	call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	for _, args := range []map[string]any{{"mode": "ax"}, {"mode": "ax", "max_tokens": 1000}} {
+		text, res := call(t, cs, "browser_snapshot", args, false)
+		tokens, limit := metaInt(t, res, "fullTokens"), 4000
+		if v, ok := args["max_tokens"]; ok {
+			limit = v.(int)
+		}
+		if tokens > limit {
+			t.Errorf("%v: %d tokens over the budget %d", args, tokens, limit)
+		}
+		if !strings.Contains(text, `button "Refund 0"`) || !strings.Contains(text, "left out; search the rest with browser_find") {
+			t.Errorf("%v: the rows in view or the note on what was cut are missing:\n%s", args, text)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/axfuse/axfuse/act"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/screenshot"
+)
+
+// look observes the tab and answers with what the agent should see: the
+// full snapshot (full, a new document, or nothing seen yet) or what
+// changed since its last look. Either becomes what it last saw.
+func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult, error) {
+	if d := ts.tab.OpenDialog(); d != nil {
+		text := fmt.Sprintf("%s\nA %s dialog is open with %s; the page waits for it. Answer it with browser_handle_dialog {accept, promptText}.",
+			note, d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
+		return textResult(strings.TrimSpace(text), nil), nil
+	}
+	o, err := ts.sess.Observe(s.viewOptions(0))
+	if err != nil {
+		return nil, err
+	}
+	prev := ts.seen
+	ts.seen = o
+	yaml := fuse.YAML(o.Tree.Roots)
+	fullTokens := fuse.CountTokens(yaml)
+	meta := mcp.Meta{"fullTokens": fullTokens}
+	var sb strings.Builder
+	if note != "" {
+		sb.WriteString(note + "\n")
+	}
+	writePage(&sb, o)
+	if !full && prev != nil && prev.Document == o.Document {
+		delta := fuse.Diff(prev.Tree.Roots, o.Tree.Roots)
+		if dt := fuse.CountTokens(delta); dt < fullTokens {
+			meta["deltaTokens"] = dt
+			fmt.Fprintf(&sb, "Changes since your last snapshot (%d tokens; the full snapshot is %d, browser_snapshot shows it):\n", dt, fullTokens)
+			sb.WriteString(delta)
+			return textResult(sb.String(), meta), nil
+		}
+	}
+	fmt.Fprintf(&sb, "Snapshot (%d tokens):\n", fullTokens)
+	sb.WriteString(yaml)
+	res := textResult(sb.String(), meta)
+	s.attachRegions(ts, o, res)
+	return res, nil
+}
+
+// writePage names the page; its URL and title are the page's words, so
+// they are quoted.
+func writePage(sb *strings.Builder, o *act.Observed) {
+	fmt.Fprintf(sb, "Page: %s\nTitle: %s\n", fuse.Quote(fuse.DisplayName(o.Capture.URL)), fuse.Quote(fuse.DisplayName(o.Capture.Title)))
+}
+
+// attachRegions adds the annotated screenshot when the tree cannot serve:
+// targets with no node (canvas, uncaptured frames).
+func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolResult) {
+	if len(o.Tree.Regions) == 0 {
+		return
+	}
+	obs := &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
+	png, err := s.annotated(ts, obs)
+	if err != nil {
+		res.Content = append(res.Content, &mcp.TextContent{Text: "(the screenshot for " + fuse.Reasons(o.Tree.Regions) + " failed: " + err.Error() + ")"})
+		return
+	}
+	res.Content = append(res.Content,
+		&mcp.TextContent{Text: "Screenshot attached: " + fuse.Reasons(o.Tree.Regions)},
+		&mcp.ImageContent{Data: png, MIMEType: "image/png"})
+}
+
+// annotated takes the viewport and outlines the observation's elements.
+func (s *Server) annotated(ts *tabState, obs *fuse.Observation) ([]byte, error) {
+	shot, err := s.screenshot(ts)
+	if err != nil {
+		return nil, err
+	}
+	return screenshot.Annotate(shot, screenshot.MarksOf(obs), obs.Viewport.DevicePixelRatio)
+}
+
+func (s *Server) screenshot(ts *tabState) ([]byte, error) {
+	timeout := s.opts.CallTimeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ts.tab.Context(), timeout)
+	defer cancel()
+	return screenshot.Capture(ctx)
+}
+
+func textResult(text string, meta mcp.Meta) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Meta: meta, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// writeFile saves a snapshot where the agent asked, for files too large to
+// read at once.
+func writeFile(path, text string) error {
+	if path == "" {
+		return nil
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}

@@ -1,0 +1,403 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/screenshot"
+)
+
+const defaultTimeout = 20 * time.Second
+
+// Tool arguments, in the style of the browser MCP servers agents know.
+type (
+	navigateArgs struct {
+		URL string `json:"url" jsonschema:"the URL to load"`
+	}
+	noArgs   struct{}
+	tabsArgs struct {
+		Action string `json:"action" jsonschema:"list, new, select or close"`
+		Index  int    `json:"index,omitempty" jsonschema:"the tab for select and close (from list)"`
+		URL    string `json:"url,omitempty" jsonschema:"for new: a URL to load in the new tab"`
+	}
+	snapshotArgs struct {
+		Mode      string `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
+		Target    string `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
+		Depth     int    `json:"depth,omitempty" jsonschema:"print at most this many levels"`
+		MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"cut the snapshot to about this many tokens (default: the server's budget)"`
+		Filename  string `json:"filename,omitempty" jsonschema:"write the YAML to this file and return its path instead"`
+	}
+	findArgs struct {
+		Role string `json:"role,omitempty" jsonschema:"exact role, e.g. link, button, heading"`
+		Name string `json:"name,omitempty" jsonschema:"part of the accessible name, any case"`
+		Text string `json:"text,omitempty" jsonschema:"part of the name, text, value or URL, any case"`
+	}
+	refArgs struct {
+		Element string `json:"element,omitempty" jsonschema:"what the element is, in words (for the record)"`
+		Ref     string `json:"ref" jsonschema:"the element's ref from the snapshot, e.g. e12"`
+	}
+	clickArgs struct {
+		Element     string `json:"element,omitempty" jsonschema:"what the element is, in words (for the record)"`
+		Ref         string `json:"ref" jsonschema:"the element's ref from the snapshot"`
+		DoubleClick bool   `json:"doubleClick,omitempty" jsonschema:"double-click instead"`
+	}
+	typeArgs struct {
+		Element string `json:"element,omitempty" jsonschema:"what the element is, in words"`
+		Ref     string `json:"ref" jsonschema:"the field's ref"`
+		Text    string `json:"text" jsonschema:"the text to type"`
+		Submit  bool   `json:"submit,omitempty" jsonschema:"press Enter after"`
+		Clear   bool   `json:"clear,omitempty" jsonschema:"replace what the field holds"`
+	}
+	fillArgs struct {
+		Fields []struct {
+			Ref   string `json:"ref" jsonschema:"the field's ref"`
+			Value string `json:"value" jsonschema:"the text it should hold"`
+		} `json:"fields" jsonschema:"the fields to fill, in order"`
+	}
+	selectArgs struct {
+		Element string   `json:"element,omitempty"`
+		Ref     string   `json:"ref" jsonschema:"the <select>'s ref"`
+		Values  []string `json:"values" jsonschema:"the option to pick, by label or value (one)"`
+	}
+	keyArgs struct {
+		Key string `json:"key" jsonschema:"Enter, Tab, Escape, Backspace, Space, or text"`
+		Ref string `json:"ref,omitempty" jsonschema:"focus this element first (else the focused one gets it)"`
+	}
+	scrollArgs struct {
+		Ref    string `json:"ref,omitempty" jsonschema:"a scroll container's ref (default: the page)"`
+		Amount string `json:"amount,omitempty" jsonschema:"down (default), up, or signed CSS pixels"`
+	}
+	dragArgs struct {
+		StartRef string `json:"startRef" jsonschema:"the ref to drag"`
+		EndRef   string `json:"endRef" jsonschema:"the ref to drop on"`
+	}
+	screenshotArgs struct {
+		Annotated bool   `json:"annotated,omitempty" jsonschema:"outline every ref'd element with its ref"`
+		Ref       string `json:"ref,omitempty" jsonschema:"crop to this element"`
+	}
+	locateArgs struct {
+		X float64 `json:"x" jsonschema:"viewport x in CSS pixels"`
+		Y float64 `json:"y" jsonschema:"viewport y in CSS pixels"`
+	}
+	dialogArgs struct {
+		Accept     bool   `json:"accept" jsonschema:"accept (true) or dismiss (false)"`
+		PromptText string `json:"promptText,omitempty" jsonschema:"the answer to a prompt"`
+	}
+	waitArgs struct {
+		Text     string  `json:"text,omitempty" jsonschema:"wait until this text is on the page"`
+		TextGone string  `json:"textGone,omitempty" jsonschema:"wait until this text is gone"`
+		Time     float64 `json:"time,omitempty" jsonschema:"or wait this many seconds (at most 30)"`
+	}
+)
+
+// tool registers one handler that runs with the server's lock and the
+// active tab.
+func tool[In any](s *Server, srv *mcp.Server, name, desc string, h func(ts *tabState, in In) (*mcp.CallToolResult, error)) {
+	mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc}, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ts, err := s.active()
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := h(ts, in)
+		return res, nil, err
+	})
+}
+
+func (s *Server) register(srv *mcp.Server) {
+	tool(s, srv, "browser_navigate", "Load a URL in the current tab and return its snapshot.", s.navigate)
+	tool(s, srv, "browser_navigate_back", "Go back in the current tab's history.", func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
+		if err := ts.tab.Back(); err != nil {
+			return nil, err
+		}
+		return s.look(ts, true, "")
+	})
+	tool(s, srv, "browser_tabs", "List, open, select or close tabs.", s.tabsTool)
+	tool(s, srv, "browser_snapshot", "The page as YAML: roles, names, states, [ref=eN] on interactive elements; off-screen parts collapsed into counted lines.", s.snapshot)
+	tool(s, srv, "browser_find", "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context.", s.find)
+	tool(s, srv, "browser_click", "Click an element by ref.", func(ts *tabState, in clickArgs) (*mcp.CallToolResult, error) {
+		count := 1
+		if in.DoubleClick {
+			count = 2
+		}
+		return s.after(ts, ts.sess.Click(in.Ref, count))
+	})
+	tool(s, srv, "browser_type", "Click a field by ref and type text.", func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
+		return s.after(ts, ts.sess.Type(in.Ref, in.Text, in.Clear, in.Submit))
+	})
+	tool(s, srv, "browser_fill_form", "Fill several fields by ref, replacing their text.", func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
+		var fields [][2]string
+		for _, f := range in.Fields {
+			fields = append(fields, [2]string{f.Ref, f.Value})
+		}
+		return s.after(ts, ts.sess.Fill(fields))
+	})
+	tool(s, srv, "browser_select_option", "Pick an option of a <select> by ref.", func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
+		if len(in.Values) != 1 {
+			return nil, errors.New("give exactly one value")
+		}
+		return s.after(ts, ts.sess.Select(in.Ref, in.Values[0]))
+	})
+	tool(s, srv, "browser_hover", "Move the mouse over an element by ref.", func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
+		return s.after(ts, ts.sess.Hover(in.Ref))
+	})
+	tool(s, srv, "browser_press_key", "Press a key, on an element by ref or on the focused one.", func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
+		if in.Ref != "" {
+			return s.after(ts, ts.sess.Press(in.Ref, in.Key))
+		}
+		return s.after(ts, ts.sess.PressFocused(in.Key))
+	})
+	tool(s, srv, "browser_scroll", "Scroll the page or a scroll container.", func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
+		return s.after(ts, ts.sess.Scroll(in.Ref, in.Amount))
+	})
+	tool(s, srv, "browser_drag", "Drag one element onto another, by refs.", func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
+		return s.after(ts, ts.sess.Drag(in.StartRef, in.EndRef))
+	})
+	tool(s, srv, "browser_screenshot", "A PNG of the viewport, optionally annotated with refs or cropped to one element.", s.screenshotTool)
+	tool(s, srv, "browser_locate", "What a click at a viewport point reaches: a ref, a node, or nothing.", s.locate)
+	tool(s, srv, "browser_handle_dialog", "Accept or dismiss the open JavaScript dialog.", func(ts *tabState, in dialogArgs) (*mcp.CallToolResult, error) {
+		did, err := ts.sess.AnswerOpenDialog(in.Accept, in.PromptText)
+		if err != nil {
+			return nil, err
+		}
+		if did == "" {
+			return nil, errors.New("no dialog is open")
+		}
+		return s.look(ts, false, did+".")
+	})
+	tool(s, srv, "browser_wait_for", "Wait for text to appear or go, or for some seconds.", s.waitFor)
+}
+
+// after answers an action: its error, or what changed.
+func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	note := ""
+	if fc := ts.sess.OpenedFileChooser(); fc != "" {
+		note = strings.Replace(fc, "act upload", "upload with the CLI: axfuse act upload", 1) + "."
+	}
+	return s.look(ts, false, note)
+}
+
+func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, error) {
+	if strings.TrimSpace(in.URL) == "" {
+		return nil, errors.New("url is empty")
+	}
+	note := ""
+	switch err := ts.tab.Navigate(in.URL, 300*time.Millisecond); {
+	case errors.Is(err, chrome.ErrStillLoading):
+		note = "Warning: " + err.Error()
+	case err != nil:
+		return nil, err
+	}
+	return s.look(ts, true, note)
+}
+
+func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error) {
+	switch in.Action {
+	case "list", "":
+	case "new":
+		nt, err := s.openTab(s.browser.NewTab)
+		if err != nil {
+			return nil, err
+		}
+		if in.URL != "" {
+			return s.navigate(nt, navigateArgs{URL: in.URL})
+		}
+	case "select":
+		i, err := s.tabIndex(in.Index)
+		if err != nil {
+			return nil, err
+		}
+		s.current = i
+		return s.look(s.tabs[i], true, "")
+	case "close":
+		i, err := s.tabIndex(in.Index)
+		if err != nil {
+			return nil, err
+		}
+		s.tabs[i].tab.Close()
+		s.tabs = append(s.tabs[:i], s.tabs[i+1:]...)
+		if s.current >= len(s.tabs) {
+			s.current = len(s.tabs) - 1
+		}
+	default:
+		return nil, fmt.Errorf("action %q: want list, new, select or close", in.Action)
+	}
+	var sb strings.Builder
+	for i, t := range s.tabs {
+		url, title, err := t.tab.Location()
+		mark := " "
+		if i == s.current {
+			mark = "*"
+		}
+		if err != nil {
+			fmt.Fprintf(&sb, "%s %d: (%v)\n", mark, i, err)
+			continue
+		}
+		fmt.Fprintf(&sb, "%s %d: %s %s\n", mark, i, fuse.Quote(fuse.DisplayName(title)), fuse.Quote(fuse.DisplayName(url)))
+	}
+	if len(s.tabs) == 0 {
+		sb.WriteString("no tabs open; the next tool call opens one\n")
+	}
+	return textResult(sb.String(), nil), nil
+}
+
+func (s *Server) snapshot(ts *tabState, in snapshotArgs) (*mcp.CallToolResult, error) {
+	plain := in.Mode == "" || in.Mode == fuse.ModeFused
+	if plain && in.Target == "" && in.Depth == 0 && in.MaxTokens == 0 && in.Filename == "" {
+		return s.look(ts, true, "")
+	}
+	if !plain && in.Mode != fuse.ModeAX {
+		return nil, fmt.Errorf("mode %q: want fused or ax", in.Mode)
+	}
+	opts := s.viewOptions(in.MaxTokens)
+	opts.Mode, opts.Scope, opts.Depth = in.Mode, in.Target, in.Depth
+	if in.Filename != "" && in.MaxTokens == 0 {
+		opts.MaxTokens = 0 // a file holds it all
+	}
+	o, err := ts.sess.Observe(opts)
+	if err != nil {
+		return nil, err
+	}
+	yaml := fuse.YAML(o.Tree.Roots)
+	tokens := fuse.CountTokens(yaml)
+	var sb strings.Builder
+	writePage(&sb, o)
+	if in.Filename != "" {
+		if err := writeFile(in.Filename, yaml); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&sb, "Snapshot (%d tokens) written to %s\n", tokens, in.Filename)
+	} else {
+		fmt.Fprintf(&sb, "Snapshot (%d tokens):\n%s", tokens, yaml)
+	}
+	return textResult(sb.String(), mcp.Meta{"fullTokens": tokens}), nil
+}
+
+// last is the tab's last complete observation, made now if there is none.
+func (s *Server) last(ts *tabState) (*fuse.Tree, error) {
+	if o := ts.sess.Last(); o != nil {
+		return o.Tree, nil
+	}
+	o, err := ts.sess.Observe(s.viewOptions(0))
+	if err != nil {
+		return nil, err
+	}
+	return o.Tree, nil
+}
+
+func (s *Server) find(ts *tabState, in findArgs) (*mcp.CallToolResult, error) {
+	if in.Role == "" && in.Name == "" && in.Text == "" {
+		return nil, errors.New("give role, name or text")
+	}
+	tree, err := s.last(ts)
+	if err != nil {
+		return nil, err
+	}
+	ms := tree.Find(fuse.Query{Role: in.Role, Name: in.Name, Text: in.Text})
+	if len(ms) == 0 {
+		return textResult("No match.", nil), nil
+	}
+	return textResult(fmt.Sprintf("%d matches:\n%s", len(ms), fuse.MatchesYAML(ms)), nil), nil
+}
+
+func (s *Server) locate(ts *tabState, in locateArgs) (*mcp.CallToolResult, error) {
+	if math.IsNaN(in.X) || math.IsNaN(in.Y) {
+		return nil, errors.New("x and y must be numbers")
+	}
+	tree, err := s.last(ts)
+	if err != nil {
+		return nil, err
+	}
+	spot := tree.At(in.X, in.Y)
+	switch {
+	case spot.Ref != "":
+		return textResult(fmt.Sprintf("A click at (%g,%g) reaches %s.", in.X, in.Y, spot.Line), nil), nil
+	case spot.Covered:
+		return textResult(fmt.Sprintf("A click at (%g,%g) reaches %s, which has no ref.", in.X, in.Y, spot.Line), nil), nil
+	}
+	return textResult(fmt.Sprintf("No node covers (%g,%g); browser_screenshot shows what is there.", in.X, in.Y), nil), nil
+}
+
+func (s *Server) screenshotTool(ts *tabState, in screenshotArgs) (*mcp.CallToolResult, error) {
+	var png []byte
+	var err error
+	var obs *fuse.Observation
+	if in.Annotated || in.Ref != "" {
+		o, oerr := ts.sess.Observe(s.viewOptions(0))
+		if oerr != nil {
+			return nil, oerr
+		}
+		obs = &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
+	}
+	if in.Annotated {
+		png, err = s.annotated(ts, obs)
+	} else {
+		png, err = s.screenshot(ts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.Ref != "" {
+		box, ok := boxOf(obs, in.Ref)
+		if !ok {
+			return nil, fmt.Errorf("Ref %s not found in the current page snapshot (or it has no box in view)", in.Ref)
+		}
+		const pad = 16
+		if png, err = screenshot.Crop(png, [4]float64{box[0] - pad, box[1] - pad, box[2] + 2*pad, box[3] + 2*pad}, obs.Viewport.DevicePixelRatio); err != nil {
+			return nil, err
+		}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}}}, nil
+}
+
+func boxOf(obs *fuse.Observation, ref string) ([4]float64, bool) {
+	for _, el := range obs.Elements {
+		if el.Ref == ref && el.Box != nil {
+			return *el.Box, true
+		}
+	}
+	return [4]float64{}, false
+}
+
+// waitFor polls observations (what the agent would see) until the text is
+// there or gone, or sleeps.
+func (s *Server) waitFor(ts *tabState, in waitArgs) (*mcp.CallToolResult, error) {
+	if in.Text == "" && in.TextGone == "" {
+		if in.Time <= 0 || in.Time > 30 {
+			return nil, errors.New("give text, textGone, or time from 0 to 30 seconds")
+		}
+		time.Sleep(time.Duration(in.Time * float64(time.Second)))
+		return s.look(ts, false, "")
+	}
+	limit := 10 * time.Second
+	if in.Time > 0 && in.Time <= 30 {
+		limit = time.Duration(in.Time * float64(time.Second))
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		o, err := ts.sess.Observe(s.viewOptions(0))
+		if err != nil {
+			return nil, err
+		}
+		has := func(t string) bool { return len(o.Tree.Find(fuse.Query{Text: t})) > 0 }
+		if (in.Text == "" || has(in.Text)) && (in.TextGone == "" || !has(in.TextGone)) {
+			return s.look(ts, false, "")
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("waited %s; the text is still %s", limit, map[bool]string{true: "there", false: "missing"}[in.Text == ""])
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
