@@ -155,3 +155,70 @@ b.innerHTML = h;</script>`
 		}
 	}
 }
+
+// TestMCPTools drives the other tools on the actions page: typing, forms,
+// selects, keys, drag, a confirm dialog left open for the agent, waiting,
+// tabs and history.
+func TestMCPTools(t *testing.T) {
+	cs := mcpSession(t)
+	url := servePage(t, "actions.html")
+	snap, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	q := refOf(t, snap, `textbox "Search"`)
+
+	text, _ := call(t, cs, "browser_type", map[string]any{"ref": q, "text": "lanterns", "submit": true}, false)
+	if !strings.Contains(text, "searched lanterns") {
+		t.Fatalf("type+submit:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": q, "value": "tents"}}}, false)
+	text, _ = call(t, cs, "browser_press_key", map[string]any{"ref": q, "key": "Enter"}, false)
+	if !strings.Contains(text, "searched tents") {
+		t.Fatalf("fill_form then press_key Enter:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_select_option", map[string]any{"ref": refOf(t, snap, `combobox "Size"`), "values": []string{"Large"}}, false)
+	if !strings.Contains(text, "size Large") {
+		t.Fatalf("select_option:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_drag", map[string]any{"startRef": refOf(t, snap, `clickable "Drag me"`), "endRef": refOf(t, snap, `clickable "Drop here"`)}, false)
+	if !strings.Contains(text, "dropped") {
+		t.Fatalf("drag:\n%s", text)
+	}
+
+	// A confirm dialog stays open for the agent to answer.
+	text, _ = call(t, cs, "browser_click", map[string]any{"ref": refOf(t, snap, `button "Delete all"`)}, false)
+	if !strings.Contains(text, "confirm dialog is open") || !strings.Contains(text, `"Delete everything?"`) {
+		t.Fatalf("the dialog was not reported:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_handle_dialog", map[string]any{"accept": true}, false)
+	if !strings.Contains(text, "was accepted") || !strings.Contains(text, "confirmed") {
+		t.Fatalf("handle_dialog:\n%s", text)
+	}
+	call(t, cs, "browser_handle_dialog", map[string]any{"accept": true}, true) // none open now
+
+	text, _ = call(t, cs, "browser_wait_for", map[string]any{"text": "confirmed"}, false)
+	text, _ = call(t, cs, "browser_wait_for", map[string]any{"textGone": "confirmed", "time": 1}, true)
+	if !strings.Contains(text, "still there") {
+		t.Errorf("wait_for textGone: %s", text)
+	}
+
+	// Tabs and history.
+	call(t, cs, "browser_tabs", map[string]any{"action": "new", "url": servePage(t, "forms.html")}, false)
+	text, _ = call(t, cs, "browser_tabs", map[string]any{"action": "list"}, false)
+	if !strings.Contains(text, `* 1: "Checkout form"`) || !strings.Contains(text, `0: "Actions"`) {
+		t.Fatalf("tabs list:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 0}, false)
+	if !strings.Contains(text, `heading "Shop"`) {
+		t.Fatalf("select tab 0:\n%s", text)
+	}
+	call(t, cs, "browser_tabs", map[string]any{"action": "close", "index": 1}, false)
+	call(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 5}, true)
+	call(t, cs, "browser_navigate", map[string]any{"url": servePage(t, "links.html")}, false)
+	text, _ = call(t, cs, "browser_navigate_back", nil, false)
+	if !strings.Contains(text, `heading "Shop"`) {
+		t.Fatalf("back:\n%s", text)
+	}
+	text, _ = call(t, cs, "browser_snapshot", map[string]any{"target": "form", "filename": t.TempDir() + "/s.yaml"}, false)
+	if !strings.Contains(text, "written to") {
+		t.Errorf("snapshot to a file: %s", text)
+	}
+}

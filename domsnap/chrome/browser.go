@@ -409,10 +409,39 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 	return nil
 }
 
-// Back goes back one entry in the tab's history and waits for the load.
+// Back goes back one entry in the tab's history and waits until that
+// document is loaded. A page restored from the back/forward cache fires no
+// load event, so this polls the URL and readyState instead.
 func (t *Tab) Back() error {
-	return t.call("navigate back", func(ctx context.Context) error {
-		return chromedp.Do(ctx, chromedp.NavigateBack())
+	var want string
+	err := t.call("navigate back", func(ctx context.Context) error {
+		h, err := chromedp.Call(ctx, page.GetNavigationHistory, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
+			return errors.New("no earlier page in this tab's history")
+		}
+		prev := h.Entries[h.CurrentIndex-1]
+		want = prev.URL
+		_, err = chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return t.call("wait for the earlier page", func(ctx context.Context) error {
+		for {
+			state, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.href, document.readyState]`))
+			if err == nil && len(state) == 2 && state[0] == want && state[1] == "complete" {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
 	})
 }
 
