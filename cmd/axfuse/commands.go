@@ -270,12 +270,26 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 		defer srv.Close()
 		page = srv.URL
 	}
-	if page != "" {
-		var err error
-		if page, err = normalizeURL(page); err != nil {
+	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+		if page == "" {
+			tab, err := b.CurrentTab()
+			if err != nil {
+				return err
+			}
+			defer tab.Close()
+			return f(tab)
+		}
+		tab, err := openPage(b, cfg, page)
+		if err != nil {
 			return err
 		}
-	}
+		defer tab.Close()
+		return f(tab)
+	})
+}
+
+// withBrowser launches or attaches to the browser the flags name.
+func withBrowser(ctx context.Context, cfg *config, f func(b *chrome.Browser) error) error {
 	b, err := chrome.Open(ctx, chrome.Options{
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser,
 		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth,
@@ -284,25 +298,28 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 		return err
 	}
 	defer b.Close()
-	var tab *chrome.Tab
-	if page == "" {
-		tab, err = b.CurrentTab()
-	} else {
-		tab, err = b.NewTab()
-	}
+	return f(b)
+}
+
+// openPage opens a new tab on a URL or local file; a page whose load event
+// never comes but whose document is parsed is a warning, not a failure.
+func openPage(b *chrome.Browser, cfg *config, page string) (*chrome.Tab, error) {
+	page, err := normalizeURL(page)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer tab.Close()
-	if page != "" {
-		switch err := tab.Navigate(page, cfg.wait); {
-		case errors.Is(err, chrome.ErrStillLoading):
-			fmt.Fprintf(cfg.stderr, "axfuse: warning: %v\n", err)
-		case err != nil:
-			return err
-		}
+	tab, err := b.NewTab()
+	if err != nil {
+		return nil, err
 	}
-	return f(tab)
+	switch err := tab.Navigate(page, cfg.wait); {
+	case errors.Is(err, chrome.ErrStillLoading):
+		fmt.Fprintf(cfg.stderr, "axfuse: warning: %v\n", err)
+	case err != nil:
+		tab.Close()
+		return nil, err
+	}
+	return tab, nil
 }
 
 // writeScreenshot annotates the viewport PNG with every ref'd element and

@@ -59,7 +59,7 @@ func TestFramesAndShadowRootsInOneTree(t *testing.T) {
 	if os.Getenv("AXFUSE_RECORD") == "1" { // make record: the golden tests' capture
 		mustCLI(t, "capture", url, "--wait", "500ms", "-o", filepath.Join("..", "..", "testdata", "captures", "frames.capture.json"))
 	}
-	obs := snapshotJSON(t, url, "--offscreen", "keep", "--wait", "500ms")
+	obs := snapshotJSON(t, url, "--offscreen", "keep", "--wait", "1500ms")
 	var measured map[string][4]float64
 	if err := json.Unmarshal([]byte(obs.Title), &measured); err != nil || len(measured) != 3 {
 		t.Fatalf("the page did not measure its boxes (title %q): %v", obs.Title, err)

@@ -53,6 +53,14 @@ Usage:
                                     capture, a table of what differs, and the
                                     targets one view has that the other lacks
                                     (the demo page with no URL)
+  axfuse bench [--runs N] [URL...]  capture and fuse each page N times (default
+                                    5; the demo page with no URL) and print each
+                                    stage's median: CDP calls, layout, fuse,
+                                    serialize, the whole observation
+  axfuse batch [--parallel N] FILE  snapshot every URL or path in FILE (one a
+                                    line) with N tabs at once (default 2): one
+                                    JSON object a page on stdout (errors too),
+                                    a progress bar and a summary on stderr
   axfuse mcp [--cdp ENDPOINT] [--max-tokens N] [flags]
                                     serve the browser_* tools to an agent over
                                     MCP on stdin/stdout; launches a browser on
@@ -163,6 +171,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return capture(ctx, cfg)
+	case "bench":
+		cfg, err := parse("bench")
+		if err != nil {
+			return err
+		}
+		return bench(ctx, cfg, stdout)
+	case "batch":
+		cfg, err := parse("batch")
+		if err != nil {
+			return err
+		}
+		return batch(ctx, cfg, stdout)
 	case "mcp":
 		cfg, err := parse("mcp")
 		if err != nil {
@@ -199,6 +219,9 @@ type config struct {
 	frameDepth         int
 	maxTokens          int
 	maxTokensSet       bool
+	urls               []string  // bench
+	runs, parallel     int       // bench, batch
+	listFile           string    // batch
 	stderr             io.Writer // warnings
 }
 
@@ -222,6 +245,8 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.scope, "scope", "", "")
 	fs.IntVar(&cfg.depth, "depth", 0, "")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 0, "")
+	fs.IntVar(&cfg.runs, "runs", 5, "")
+	fs.IntVar(&cfg.parallel, "parallel", 2, "")
 	fs.StringVar(&cfg.role, "role", "", "")
 	fs.StringVar(&cfg.name, "name", "", "")
 	fs.StringVar(&cfg.text, "text", "", "")
@@ -259,6 +284,18 @@ func parseFlags(cmd string, args []string) (*config, error) {
 			return nil, usageError{err}
 		}
 		positional = nil
+	}
+	if cmd == "bench" {
+		cfg.urls, positional = positional, nil
+	}
+	if cmd == "batch" {
+		if len(positional) != 1 {
+			return nil, usageError{errors.New("batch FILE: a file of URLs or paths, one a line")}
+		}
+		cfg.listFile, positional = positional[0], nil
+	}
+	if cfg.runs < 1 || cfg.runs > 1000 || cfg.parallel < 1 || cfg.parallel > 64 {
+		return nil, usageError{errors.New("--runs is from 1 to 1000 and --parallel from 1 to 64")}
 	}
 	if len(positional) > 1 || cmd == "mcp" && len(positional) > 0 {
 		return nil, usageError{fmt.Errorf("too many arguments: %q", positional)}
