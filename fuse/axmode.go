@@ -106,7 +106,7 @@ func (b *builder) hasFocusableDescendant(fd *frameData, i, depth int) bool {
 		return false
 	}
 	for _, id := range fd.f.AXNodes[i].Children {
-		k, ok := fd.byID[id]
+		k, ok := fd.byID.get(id)
 		if !ok {
 			continue
 		}

@@ -144,8 +144,19 @@ func scaleAX(f *domsnap.Frame, nodes []domsnap.Node, body int, template []domsna
 	bodyID := f.AXNodes[bodyAX].ID
 	var rowIDs []string
 	rowLen := len(template)
+	// Chrome's AX ids are decimal numbers; the copies' ids continue them.
+	maxID := 0
+	pos := map[string]int{}
+	for j, i := range subtree {
+		pos[f.AXNodes[i].ID] = j
+	}
+	for _, a := range f.AXNodes {
+		if n, err := strconv.Atoi(a.ID); err == nil {
+			maxID = max(maxID, n)
+		}
+	}
 	for k := range rows {
-		id := func(old string) string { return "s" + strconv.Itoa(k) + "_" + old }
+		id := func(old string) string { return strconv.Itoa(maxID + 1 + k*len(subtree) + pos[old]) }
 		for _, i := range subtree {
 			a := f.AXNodes[i]
 			a.ID = id(a.ID)

@@ -393,7 +393,7 @@ func (b *builder) labelNames(fd *frameData, i, depth int) bool {
 		return false
 	}
 	for _, id := range fd.f.AXNodes[i].Children {
-		k, ok := fd.byID[id]
+		k, ok := fd.byID.get(id)
 		if !ok {
 			continue
 		}

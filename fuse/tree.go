@@ -160,9 +160,9 @@ func countNodes(ns []*Node) int {
 // frameData indexes one frame's AX tree and its document.
 type frameData struct {
 	f      *domsnap.Frame
-	byID   map[string]int
+	byID   axIDs
 	doc    int // index into Capture.Documents, -1 if none
-	dom    map[int64]int
+	dom    backendIndex
 	seen   []bool
 	kids   [][]int // DOM children, built on first need
 	roots  []int   // AX roots (no known parent)
@@ -196,7 +196,7 @@ func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options) *builder {
 		if _, dup := b.frames[f.FrameID]; dup {
 			continue
 		}
-		fd := &frameData{f: f, doc: -1, byID: make(map[string]int, len(f.AXNodes)), seen: make([]bool, len(f.AXNodes))}
+		fd := &frameData{f: f, doc: -1, seen: make([]bool, len(f.AXNodes))}
 		if d, ok := docOf[f.FrameID]; ok {
 			fd.doc = d
 		}
@@ -220,26 +220,19 @@ func (b *builder) frameOfDoc(d int) *frameData {
 	}
 	if !fd.loaded {
 		fd.loaded = true
+		fd.byID = indexAXIDs(fd.f.AXNodes)
 		for i := range fd.f.AXNodes {
-			if _, dup := fd.byID[fd.f.AXNodes[i].ID]; !dup {
-				fd.byID[fd.f.AXNodes[i].ID] = i
-			}
 			if fd.f.AXNodes[i].Ignored {
 				b.counts.AXIgnored++
 			}
 		}
 		for i := range fd.f.AXNodes {
-			if _, ok := fd.byID[fd.f.AXNodes[i].Parent]; !ok {
+			if _, ok := fd.byID.get(fd.f.AXNodes[i].Parent); !ok {
 				fd.roots = append(fd.roots, i)
 			}
 		}
 		nodes := b.c.Documents[d].Nodes
-		fd.dom = make(map[int64]int, len(nodes))
-		for i := range nodes {
-			if _, dup := fd.dom[nodes[i].Backend]; !dup {
-				fd.dom[nodes[i].Backend] = i
-			}
-		}
+		fd.dom = indexBackends(nodes)
 	}
 	return fd
 }
@@ -270,7 +263,7 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 	}
 	var out []*Node
 	for _, id := range fd.f.AXNodes[i].Children {
-		if k, ok := fd.byID[id]; ok {
+		if k, ok := fd.byID.get(id); ok {
 			out = append(out, b.emit(fd, k, sc)...)
 		}
 	}
@@ -532,8 +525,129 @@ func (b *builder) domIndex(fd *frameData, backend int64) int {
 	if fd.doc < 0 || backend == 0 {
 		return -1
 	}
-	if i, ok := fd.dom[backend]; ok {
+	return fd.dom.get(backend)
+}
+
+// backendIndex finds a document's nodes by backend id: a slice over the
+// id range when the ids are dense (Chrome numbers a renderer's nodes in
+// order), else a map. The first node with an id wins.
+type backendIndex struct {
+	base  int64
+	dense []int32
+	m     map[int64]int
+}
+
+func indexBackends(nodes []domsnap.Node) backendIndex {
+	if len(nodes) == 0 {
+		return backendIndex{}
+	}
+	lo, hi := nodes[0].Backend, nodes[0].Backend
+	for i := range nodes {
+		lo, hi = min(lo, nodes[i].Backend), max(hi, nodes[i].Backend)
+	}
+	if hi-lo < int64(4*len(nodes)+1024) {
+		x := backendIndex{base: lo, dense: filled(int(hi-lo) + 1)}
+		for i := range nodes {
+			if k := nodes[i].Backend - lo; x.dense[k] < 0 {
+				x.dense[k] = int32(i)
+			}
+		}
+		return x
+	}
+	x := backendIndex{m: make(map[int64]int, len(nodes))}
+	for i := range nodes {
+		if _, dup := x.m[nodes[i].Backend]; !dup {
+			x.m[nodes[i].Backend] = i
+		}
+	}
+	return x
+}
+
+// get returns the node's index, -1 when there is none.
+func (x *backendIndex) get(backend int64) int {
+	if x.dense != nil {
+		if k := backend - x.base; k >= 0 && k < int64(len(x.dense)) {
+			return int(x.dense[k])
+		}
+		return -1
+	}
+	if i, ok := x.m[backend]; ok {
 		return i
 	}
 	return -1
+}
+
+// axIDs finds AX nodes by id. Chrome's ids are small decimal numbers, and
+// the nodes it makes up (inline text boxes) count down from -1000000000: ids
+// of those two shapes are found in slices indexed by the number, far
+// cheaper than hashing strings on long pages; any other id uses a map. The
+// first node with an id wins.
+type axIDs struct {
+	pos, neg []int32 // by number, and by -1000000000 minus the number; -1 for none
+	byStr    map[string]int
+}
+
+const negBase = 1000000000
+
+func indexAXIDs(nodes []domsnap.AXNode) axIDs {
+	limit := 4*len(nodes) + 1024
+	x := axIDs{pos: filled(limit), neg: filled(limit), byStr: map[string]int{}}
+	for i := range nodes {
+		id := nodes[i].ID
+		if slot := x.slot(id); slot != nil {
+			if *slot < 0 {
+				*slot = int32(i)
+			}
+		} else if _, dup := x.byStr[id]; !dup {
+			x.byStr[id] = i
+		}
+	}
+	return x
+}
+
+func filled(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
+
+// slot is the slice entry of an id of one of Chrome's shapes, else nil.
+func (x *axIDs) slot(id string) *int32 {
+	if len(id) > 1 && id[0] == '-' {
+		if n, ok := smallNumber(id[1:], negBase+len(x.neg)); ok && n >= negBase {
+			return &x.neg[n-negBase]
+		}
+		return nil
+	}
+	if n, ok := smallNumber(id, len(x.pos)); ok {
+		return &x.pos[n]
+	}
+	return nil
+}
+
+func (x *axIDs) get(id string) (int, bool) {
+	if slot := x.slot(id); slot != nil {
+		return int(*slot), *slot >= 0
+	}
+	k, ok := x.byStr[id]
+	return k, ok
+}
+
+// smallNumber parses a plain decimal below limit ("0", "42"; no sign, no
+// leading zeros).
+func smallNumber(s string, limit int) (int, bool) {
+	if s == "" || len(s) > 10 || len(s) > 1 && s[0] == '0' {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n < limit
 }

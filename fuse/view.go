@@ -197,7 +197,7 @@ func (v *view) uncovered(ns []*Node) []*Node {
 			continue
 		}
 		if !n.status.occluded {
-			out = append(out, n.with(v.uncovered(n.Children)))
+			out = append(out, n.withIfChanged(v.uncovered(n.Children)))
 			continue
 		}
 		if v.opts.Scope != "" {
@@ -449,6 +449,25 @@ func limitDepth(ns []*Node, max, depth int) []*Node {
 		}
 	}
 	return out
+}
+
+// withIfChanged is with, unless the children are the same nodes: then n
+// itself serves (most of a long page passes the view unchanged, and a copy
+// of every node would double the tree).
+func (n *Node) withIfChanged(children []*Node) *Node {
+	if len(children) == len(n.Children) {
+		same := true
+		for i := range children {
+			if children[i] != n.Children[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return n
+		}
+	}
+	return n.with(children)
 }
 
 // with returns a copy of n with other children: the view passes never

@@ -102,11 +102,11 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 			if !ix.paintable(d, i) || !ix.HitTestable(d, target) {
 				continue
 			}
-			insert(&ix.trees[d], g.ShownBox(d, i), entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
+			ix.insert(&ix.trees[d], g.ShownBox(d, i), entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
 			if d == 0 && ix.modalDialog(d, i) {
 				// Its ::backdrop (absent from DOMSnapshot) fills the viewport in
 				// the top layer and answers hits for the dialog.
-				insert(&ix.trees[d], g.ViewportBox(0), entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
+				ix.insert(&ix.trees[d], g.ViewportBox(0), entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
 			}
 		}
 	}
@@ -129,9 +129,16 @@ func (ix *Index) paintable(d, i int) bool {
 	return true
 }
 
-// insert adds a box unless it is empty.
-func insert(t *rtree.RTreeG[entry], b layout.Box, e entry) {
+// insert adds a box unless it is empty or wholly outside the viewport:
+// every question the index answers (covers, hit tests) is about points and
+// boxes in the viewport, so off-screen boxes would only cost time and
+// memory on long pages.
+func (ix *Index) insert(t *rtree.RTreeG[entry], b layout.Box, e entry) {
 	if b.W <= 0 || b.H <= 0 {
+		return
+	}
+	vp := ix.g.Viewport
+	if b.X > vp.Width+1 || b.Y > vp.Height+1 || b.X+b.W < -1 || b.Y+b.H < -1 {
 		return
 	}
 	t.Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, e)
@@ -203,7 +210,7 @@ func (ix *Index) insertLines(d, k int, wrapped map[int]bool) {
 		}
 		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
 		for _, f := range frags {
-			insert(&ix.trees[d], f, entry{int32(p), ix.phase(d, p), order})
+			ix.insert(&ix.trees[d], f, entry{int32(p), ix.phase(d, p), order})
 		}
 	})
 }
@@ -223,7 +230,7 @@ func (ix *Index) insertText(d, k int) {
 	}
 	p = ix.foreignRoot(d, p)
 	for _, f := range ix.g.Fragments(d, k) {
-		insert(&ix.texts[d], f, entry{int32(p), phaseText, n.Layout.PaintOrder})
+		ix.insert(&ix.texts[d], f, entry{int32(p), phaseText, n.Layout.PaintOrder})
 	}
 }
 
