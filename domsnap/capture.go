@@ -162,7 +162,8 @@ func finite(f float64) float64 {
 var StyleProperties = []string{
 	"display", "visibility", "opacity", "cursor", "pointer-events",
 	"overflow-x", "overflow-y", "position", "background-color", "z-index",
-	"clip", "clip-path", "padding-left", "padding-top", "float",
+	"clip", "clip-path", "padding-left", "padding-top", "float", "color",
+	"background-image",
 }
 
 // Style is one computed-style tuple.
@@ -182,6 +183,8 @@ type Style struct {
 	PaddingLeft     string `json:"paddingLeft,omitempty"`
 	PaddingTop      string `json:"paddingTop,omitempty"`
 	Float           string `json:"float,omitempty"`
+	Color           string `json:"color,omitempty"`
+	BackgroundImage string `json:"backgroundImage,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -193,7 +196,7 @@ func StyleFromValues(v []string) Style {
 		}
 		return ""
 	}
-	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14)}
+	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16)}
 }
 
 // Frame is one frame and its accessibility tree.

@@ -99,6 +99,7 @@ type Counts struct {
 	Occluded   int `json:"occluded"`   // nodes left out because something covers them
 	Offscreen  int `json:"offscreen"`  // nodes collapsed or dropped off-screen
 	Clipped    int `json:"clipped"`    // nodes overflow clips hide
+	Withheld   int `json:"withheld"`   // texts a person cannot see
 }
 
 // Tree is the fused observation before serialization.

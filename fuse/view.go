@@ -26,6 +26,7 @@ type status struct {
 	span     layout.Box // union of the node's and its descendants' boxes
 	hasSpan  bool
 	occluded bool
+	withheld bool   // a text a person cannot see (withheld.go)
 	cover    string // the named thing painted over it
 	// clipped: laid out, but overflow clips leave none of it visible (a
 	// carousel's other slides, a scrolled-away part of a list).
@@ -75,6 +76,9 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	}
 	if opts.Mode == ModeFused {
 		roots = v.uncovered(roots)
+		if v.counts.Withheld > 0 {
+			roots = append(roots, withheldNote(v.counts.Withheld))
+		}
 		if opts.Offscreen != OffscreenKeep && opts.Scope == "" {
 			roots = v.offscreen(roots)
 		}
@@ -104,6 +108,10 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 // measure fills each node's status: its shown box, the union box of its
 // subtree, and (for nodes with a box in the viewport) occlusion.
 func (v *view) measure(n *Node) {
+	if n.Role == "text" && v.withheld(n) {
+		n.status.withheld = true
+		return
+	}
 	if n.at.ok {
 		if b := v.g.ShownBox(n.at.doc, n.at.dom); b.W > 0 || b.H > 0 {
 			n.status.box, n.status.hasBox = b, true
@@ -186,6 +194,14 @@ func (v *view) uncovered(ns []*Node) []*Node {
 	}
 	for k := 0; k < len(ns); k++ {
 		n := ns[k]
+		if n.status.withheld {
+			v.counts.Withheld++
+			continue
+		}
+		if onlyWithheld(n) {
+			v.counts.Withheld += len(n.Children)
+			continue
+		}
 		if n.status.clipped && n.target == nil || n.status.clipped && v.opts.Scope == "" {
 			clipped := 0
 			for ; k < len(ns) && ns[k].status.clipped; k++ {

@@ -331,6 +331,18 @@ func (ix *Index) Owner(doc int) (Hit, bool) {
 
 // TopAt returns the element painted last at (x, y) in viewport CSS px — the
 // node a click there reaches — descending into iframe documents.
+// Under calls f with each element whose painted box in document doc meets
+// b (viewport px), until f returns false. Only boxes in the viewport are
+// indexed.
+func (ix *Index) Under(doc int, b layout.Box, f func(node int) bool) {
+	if doc < 0 || doc >= len(ix.trees) {
+		return
+	}
+	ix.trees[doc].Search([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, func(lo, hi [2]float64, e entry) bool {
+		return f(int(e.node))
+	})
+}
+
 func (ix *Index) TopAt(x, y float64) (Hit, bool) {
 	return ix.topIn(0, x, y, 0)
 }

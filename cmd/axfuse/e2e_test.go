@@ -184,13 +184,19 @@ func contains(xs []string, x string) bool {
 func TestHiddenTextNeverPrinted(t *testing.T) {
 	needChromium(t)
 	out := mustCLI(t, "snapshot", servePage(t, "hidden.html"))
-	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE-TEXT", "NOSCRIPT", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden"} {
+	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE-TEXT", "NOSCRIPT", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden",
+		"OPACITY-TEXT", "ZERO-TEXT", "CLIPPED-TEXT", "COLLAPSED-TEXT", "SAME-COLOUR-TEXT", "DARK-SAME-TEXT"} {
 		if strings.Contains(out, s) {
 			t.Errorf("hidden %q printed:\n%s", s, out)
 		}
 	}
-	if !strings.Contains(out, "Visible heading") || !strings.Contains(out, "Revealed child") {
-		t.Errorf("visible content missing:\n%s", out)
+	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "- note: 3 texts withheld ("} {
+		if !strings.Contains(out, s) {
+			t.Errorf("%q missing:\n%s", s, out)
+		}
+	}
+	if strings.Count(out, "withheld") != 1 {
+		t.Errorf("the withheld note is not said once:\n%s", out)
 	}
 }
 

@@ -1,0 +1,92 @@
+package chrome
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/domsnapshot"
+
+	"github.com/axfuse/axfuse/fuse"
+)
+
+// seedSnapshot is a small DOMSnapshot result in Chrome's shape: a document
+// with html, body, an iframe (its content document the second) and a
+// button with text.
+func seedSnapshot() domsnapshot.CaptureSnapshotResult {
+	rect := func(x, y, w, h float64) domsnapshot.Rectangle { return domsnapshot.Rectangle{x, y, w, h} }
+	return domsnapshot.CaptureSnapshotResult{
+		Strings: []string{"F", "http://a/", "HTML", "BODY", "IFRAME", "BUTTON", "#text", "Pay", "block", "visible", "1", "G", "about:blank"},
+		Documents: []*domsnapshot.DocumentSnapshot{{
+			FrameID: 0, DocumentURL: 1,
+			Nodes: &domsnapshot.NodeTreeSnapshot{
+				ParentIndex:          []int64{-1, 0, 1, 1, 3},
+				NodeType:             []int64{1, 1, 1, 1, 3},
+				NodeName:             []domsnapshot.StringIndex{2, 3, 4, 5, 6},
+				NodeValue:            []domsnapshot.StringIndex{-1, -1, -1, -1, 7},
+				BackendNodeID:        []cdp.BackendNodeID{1, 2, 3, 4, 5},
+				Attributes:           []domsnapshot.ArrayOfStrings{{}, {}, {}, {}, {}},
+				ContentDocumentIndex: &domsnapshot.RareIntegerData{Index: []int64{2}, Value: []int64{1}},
+				IsClickable:          &domsnapshot.RareBooleanData{Index: []int64{3}},
+			},
+			Layout: &domsnapshot.LayoutTreeSnapshot{
+				NodeIndex:   []int64{0, 1, 2, 3, 4},
+				Styles:      []domsnapshot.ArrayOfStrings{{8, 9, 10}, {8, 9, 10}, {8, 9, 10}, {8, 9, 10}, {}},
+				Bounds:      []domsnapshot.Rectangle{rect(0, 0, 800, 600), rect(8, 8, 784, 584), rect(8, 8, 300, 150), rect(320, 8, 60, 20), rect(324, 10, 30, 16)},
+				Text:        []domsnapshot.StringIndex{-1, -1, -1, -1, 7},
+				PaintOrders: []int64{0, 1, 2, 3, 3},
+			},
+			TextBoxes: &domsnapshot.TextBoxSnapshot{LayoutIndex: []int64{4}, Bounds: []domsnapshot.Rectangle{rect(324, 10, 30, 16)}},
+		}, {
+			FrameID: 11, DocumentURL: 12,
+			Nodes: &domsnapshot.NodeTreeSnapshot{ParentIndex: []int64{-1}, NodeType: []int64{1}, NodeName: []domsnapshot.StringIndex{2}, BackendNodeID: []cdp.BackendNodeID{9}},
+		}},
+	}
+}
+
+func seedAX() accessibility.GetFullAXTreeResult {
+	v := func(s string) *accessibility.Value {
+		b, _ := jsonv2.Marshal(s)
+		return &accessibility.Value{Type: "string", Value: b}
+	}
+	return accessibility.GetFullAXTreeResult{Nodes: []*accessibility.Node{
+		{NodeID: "1", Role: v("RootWebArea"), ChildIDs: []accessibility.NodeID{"2"}, BackendDOMNodeID: 1},
+		{NodeID: "2", ParentID: "1", Role: v("button"), Name: v("Pay"), ChildIDs: []accessibility.NodeID{"3"}, BackendDOMNodeID: 4},
+		{NodeID: "3", ParentID: "2", Role: v("StaticText"), Name: v("Pay"), BackendDOMNodeID: 5},
+	}}
+}
+
+// FuzzCDPResults feeds arbitrary DOMSnapshot and AX tree results, in the
+// wire shapes Chrome sends, through assembly and stitching (as the tab's
+// own and as an out-of-process frame's) and the pure pipeline: an error or
+// a valid capture that fuses, never a panic.
+func FuzzCDPResults(f *testing.F) {
+	snap, _ := jsonv2.Marshal(seedSnapshot())
+	ax, _ := jsonv2.Marshal(seedAX())
+	f.Add(snap, ax, int64(3))
+	f.Add([]byte(`{"documents":[{"nodes":{"parentIndex":[-1,0,0]}}],"strings":[]}`), []byte(`{"nodes":[{"nodeId":"1","childIds":["1"]}]}`), int64(-7))
+	f.Fuzz(func(t *testing.T, snapJSON, axJSON []byte, owner int64) {
+		var res domsnapshot.CaptureSnapshotResult
+		var tree accessibility.GetFullAXTreeResult
+		if jsonv2.Unmarshal(snapJSON, &res) != nil || jsonv2.Unmarshal(axJSON, &tree) != nil {
+			return
+		}
+		frames := []frameInfo{{id: "F", url: "http://a/"}, {id: "G", parent: "F"}}
+		top := newParts("T", frames)
+		top.snapshot, top.axTrees[0], top.axTrees[1] = &res, &tree, &tree
+		c, err := assemble(frames, top)
+		if err != nil {
+			return
+		}
+		sub := newParts("G", frames[1:])
+		sub.snapshot, sub.axTrees[0], sub.parentFrame, sub.owner = &res, &tree, "F", owner
+		stitch(c, top, []*parts{sub}, map[string]*session{})
+		if c.Validate() != nil {
+			return
+		}
+		for _, mode := range []string{fuse.ModeFused, fuse.ModeAX} {
+			fuse.Snapshot(c, fuse.Options{Mode: mode})
+		}
+	})
+}
