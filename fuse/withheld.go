@@ -142,7 +142,6 @@ func withheldNote(n int) *Node {
 	return &Node{Role: "note", Text: plural(n, "text") + " withheld (hidden by opacity 0, zero size, or the colour of their background)"}
 }
 
-
 // onlyWithheld: a line with no name, no ref, and nothing but withheld text
 // under it says nothing once the text is gone.
 func onlyWithheld(n *Node) bool {
