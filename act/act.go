@@ -153,7 +153,7 @@ func (s *Session) Snapshot() (*fuse.Observation, error) {
 	if d := s.Tab.OpenDialog(); d != nil {
 		// The page's script waits for the dialog; only the dialog is there
 		// to act on.
-		return dialogObservation(d), nil
+		return DialogObservation(d), nil
 	}
 	c, err := s.Tab.Capture()
 	if err != nil {
@@ -260,9 +260,9 @@ func describe(f index.Fingerprint) string {
 	return s
 }
 
-// dialogObservation says which dialog is open and that the page waits.
-func dialogObservation(d *chrome.Dialog) *fuse.Observation {
-	text := fmt.Sprintf("%s dialog open with %s, the page waits for an answer (AnswerOpenDialog)", d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
+// DialogObservation says which dialog is open and that the page waits.
+func DialogObservation(d *chrome.Dialog) *fuse.Observation {
+	text := fmt.Sprintf("%s dialog open with %s; the page waits until it is answered", d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
 	yaml := fuse.YAML([]*fuse.Node{{Role: "note", Text: text}})
 	return &fuse.Observation{Mode: fuse.ModeFused, Snapshot: yaml, Elements: []fuse.Element{}}
 }

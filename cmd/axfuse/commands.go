@@ -35,6 +35,10 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return writeObservation(stdout, cfg, fuse.Snapshot(c, cfg.fuseOptions()))
 	}
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		if d := tab.OpenDialog(); d != nil {
+			// The page waits for the dialog: it is all there is to see.
+			return writeObservation(stdout, cfg, act.DialogObservation(d))
+		}
 		c, err := tab.Capture()
 		if err != nil {
 			return err

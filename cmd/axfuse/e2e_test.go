@@ -290,6 +290,13 @@ func TestAttachWithoutNavigating(t *testing.T) {
 // as a user or a browser farm would, and returns its endpoint.
 func debugBrowser(t *testing.T, browser, url string) string {
 	t.Helper()
+	return startDebugBrowser(t, browser, url, func(func()) {})
+}
+
+// startDebugBrowser starts Chromium with a debugging port on url, hands
+// kill (of its whole process group) to keep, and returns the endpoint.
+func startDebugBrowser(t *testing.T, browser, url string, keep func(kill func())) string {
+	t.Helper()
 	// Not t.TempDir: the browser's helper processes may still write there
 	// while the test ends.
 	dir, err := os.MkdirTemp("", "axfuse-attach-")
@@ -307,8 +314,10 @@ func debugBrowser(t *testing.T, browser, url string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } // the whole process group
+	keep(kill)
 	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the whole process group
+		kill()
 		cmd.Wait()
 		os.RemoveAll(dir)
 	})

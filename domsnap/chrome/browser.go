@@ -20,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -175,7 +176,19 @@ type Tab struct {
 	framesMu sync.Mutex
 	attached map[string]*session
 	routes   atomic.Pointer[routes]
+	// gone ends every call in flight when the renderer crashes or the tab
+	// is closed under us; why says which.
+	gone    context.Context
+	setGone context.CancelCauseFunc
 }
+
+// ErrConnectionClosed is returned when the connection to the browser ends
+// under a call: the browser exited, crashed, or the connection dropped.
+var ErrConnectionClosed = errors.New("the connection to the browser closed (the browser exited or crashed, or the connection dropped)")
+
+// ErrTabGone is the cause of calls cut short because the page's renderer
+// crashed or its tab was closed.
+var ErrTabGone = errors.New("the tab is gone")
 
 // FileChooser is a file chooser the page opened (its native dialog is
 // intercepted): the input element and whether it takes several files.
@@ -222,10 +235,16 @@ type Dialog struct {
 	Type, Message, DefaultPrompt string
 }
 
+func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
+	t := &Tab{ctx: ctx, cancel: cancel, browser: b}
+	t.gone, t.setGone = context.WithCancelCause(context.Background())
+	return t
+}
+
 // NewTab opens a fresh tab (a launched browser's first tab is reused).
 func (b *Browser) NewTab() (*Tab, error) {
 	ctx, cancel := chromedp.NewContext(b.ctx)
-	t := &Tab{ctx: ctx, cancel: cancel, browser: b}
+	t := newTab(ctx, cancel, b)
 	if err := t.init(!b.attached); err != nil {
 		cancel()
 		return nil, err
@@ -245,7 +264,7 @@ func (b *Browser) CurrentTab() (*Tab, error) {
 		return nil, errors.New("the browser has no page tab to snapshot: give a URL")
 	}
 	ctx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
-	t := &Tab{ctx: ctx, cancel: cancelTab, browser: b}
+	t := newTab(ctx, cancelTab, b)
 	if err := t.init(false); err != nil {
 		cancelTab()
 		return nil, err
@@ -303,6 +322,9 @@ func (t *Tab) init(setViewport bool) error {
 		})
 		return err
 	})
+	if err != nil && ctx.Err() != nil {
+		err = ErrConnectionClosed
+	}
 	if err != nil {
 		return fmt.Errorf("attaching to the tab: %w", err)
 	}
@@ -310,8 +332,15 @@ func (t *Tab) init(setViewport bool) error {
 	return nil
 }
 
-// watchPage keeps t.dialog and t.net current from the page's events.
+// watchPage keeps t.dialog and t.net current from the page's events, and
+// marks the tab gone when its renderer crashes or the tab closes.
 func (t *Tab) watchPage() {
+	on(t.ctx, inspector.TargetCrashed, func(inspector.EventTargetCrashed) {
+		t.setGone(fmt.Errorf("%w: the page's renderer crashed (Inspector.targetCrashed); open the page again", ErrTabGone))
+	})
+	on(t.ctx, inspector.Detached, func(ev inspector.EventDetached) {
+		t.setGone(fmt.Errorf("%w: the browser detached from it (%s)", ErrTabGone, ev.Reason))
+	})
 	on(t.ctx, page.JavascriptDialogOpening, func(ev page.EventJavascriptDialogOpening) {
 		t.dialog.Store(&Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
 	})
@@ -367,11 +396,27 @@ func (t *Tab) call(step string, f func(ctx context.Context) error) error {
 
 // callIn is call on a given session (an out-of-process iframe's).
 func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Context) error) error {
+	if t.gone != nil {
+		if cause := context.Cause(t.gone); cause != nil {
+			return fmt.Errorf("%s: %w", step, cause)
+		}
+	}
 	ctx, cancel := context.WithTimeout(session, t.browser.opts.callTimeout())
 	defer cancel()
+	if t.gone != nil {
+		defer context.AfterFunc(t.gone, cancel)()
+	}
 	err := f(ctx)
 	if err == nil {
 		return nil
+	}
+	if t.gone != nil {
+		if cause := context.Cause(t.gone); cause != nil {
+			return fmt.Errorf("%s: %w", step, cause)
+		}
+	}
+	if session.Err() != nil {
+		return fmt.Errorf("%s: %w", step, ErrConnectionClosed)
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &DeadlineError{Step: step, After: t.browser.opts.callTimeout()}
@@ -390,7 +435,9 @@ var ErrStillLoading = errors.New("load event not fired")
 // not fired by the deadline, Navigate returns an error wrapping
 // ErrStillLoading and leaves the tab usable.
 func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
-	err := t.call("navigate to "+rawURL, func(ctx context.Context) error {
+	// A dialog the page opens while loading ends the wait: the page waits
+	// for it, and the caller sees it (OpenDialog).
+	err := t.input("navigate to "+rawURL, func(ctx context.Context) error {
 		return chromedp.Do(ctx, chromedp.Navigate(rawURL))
 	})
 	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
