@@ -311,6 +311,15 @@ func (c *Capture) Validate() error {
 	if len(c.Documents) == 0 {
 		return fmt.Errorf("capture has no documents")
 	}
+	vp := c.Viewport
+	for _, f := range []float64{vp.Width, vp.Height, vp.ScrollX, vp.ScrollY, vp.DevicePixelRatio} {
+		if math.IsNaN(f) || math.IsInf(f, 0) || f < -1e9 || f > 1e9 {
+			return fmt.Errorf("viewport %+v is not a size", vp)
+		}
+	}
+	if vp.Width < 0 || vp.Height < 0 {
+		return fmt.Errorf("viewport %gx%g is not a size", vp.Width, vp.Height)
+	}
 	for d := range c.Documents {
 		if err := c.validateDocument(d); err != nil {
 			return fmt.Errorf("document %d: %w", d, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -39,6 +40,8 @@ const maxLine = 16 << 10
 // fuseChecked fuses a valid capture in both modes, with and without a
 // budget, and checks the output.
 func fuseChecked(t *testing.T, c *domsnap.Capture) {
+	// A slow input crashes the worker, so the fuzzer keeps it.
+	defer time.AfterFunc(30*time.Second, func() { panic("one input took over 30s") }).Stop()
 	for _, opts := range []Options{{}, {Mode: ModeAX}, {MaxTokens: 300}, {Offscreen: OffscreenKeep, Scope: "e1"}} {
 		obs := Snapshot(c, opts)
 		for _, line := range strings.Split(obs.Snapshot, "\n") {

@@ -11,6 +11,7 @@
 package fuse
 
 import (
+	"math"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -482,6 +483,14 @@ func (b *builder) markTarget(n *Node, fd *frameData, backend int64, dom int, rea
 }
 
 func round2(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f > 1e12:
+		return 1e12 // a page's absurd box: JSON needs finite numbers
+	case f < -1e12:
+		return -1e12
+	}
 	if f >= 0 {
 		return float64(int64(f*100+0.5)) / 100
 	}
