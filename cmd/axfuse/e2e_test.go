@@ -290,12 +290,13 @@ func TestAttachWithoutNavigating(t *testing.T) {
 // as a user or a browser farm would, and returns its endpoint.
 func debugBrowser(t *testing.T, browser, url string) string {
 	t.Helper()
-	return startDebugBrowser(t, browser, url, func(func()) {})
+	return startDebugBrowser(t, browser, url, func(func(), int) {})
 }
 
 // startDebugBrowser starts Chromium with a debugging port on url, hands
-// kill (of its whole process group) to keep, and returns the endpoint.
-func startDebugBrowser(t *testing.T, browser, url string, keep func(kill func())) string {
+// kill (of its whole process group) and the group's id to keep, and
+// returns the endpoint.
+func startDebugBrowser(t *testing.T, browser, url string, keep func(kill func(), pgid int)) string {
 	t.Helper()
 	// Not t.TempDir: the browser's helper processes may still write there
 	// while the test ends.
@@ -315,7 +316,7 @@ func startDebugBrowser(t *testing.T, browser, url string, keep func(kill func())
 		t.Fatal(err)
 	}
 	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } // the whole process group
-	keep(kill)
+	keep(kill, cmd.Process.Pid)
 	t.Cleanup(func() {
 		kill()
 		cmd.Wait()

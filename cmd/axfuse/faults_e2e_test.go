@@ -177,7 +177,7 @@ func debugBrowserProcess(t *testing.T, browser, url string) (string, func()) {
 	t.Helper()
 	var mu sync.Mutex
 	var kill func()
-	endpoint := startDebugBrowser(t, browser, url, func(k func()) { mu.Lock(); kill = k; mu.Unlock() })
+	endpoint := startDebugBrowser(t, browser, url, func(k func(), _ int) { mu.Lock(); kill = k; mu.Unlock() })
 	return endpoint, func() { mu.Lock(); defer mu.Unlock(); kill() }
 }
 

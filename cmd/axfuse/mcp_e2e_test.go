@@ -19,6 +19,13 @@ import (
 // mcpSession starts `axfuse mcp` and connects the SDK's client to it.
 func mcpSession(t *testing.T, args ...string) *mcp.ClientSession {
 	t.Helper()
+	cs, _ := mcpServer(t, args...)
+	return cs
+}
+
+// mcpServer is mcpSession, with the server's process.
+func mcpServer(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
 	needChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
@@ -31,7 +38,7 @@ func mcpSession(t *testing.T, args ...string) *mcp.ClientSession {
 		t.Fatalf("connecting to axfuse mcp: %v", err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs
+	return cs, cmd
 }
 
 // call runs a tool and returns its text, failing on a tool error unless
