@@ -101,6 +101,7 @@ type Counts struct {
 	Offscreen  int `json:"offscreen"`  // nodes collapsed or dropped off-screen
 	Clipped    int `json:"clipped"`    // nodes overflow clips hide
 	Withheld   int `json:"withheld"`   // texts a person cannot see
+	Unchecked  int `json:"unchecked"`  // elements whose covers were not looked for (work bound spent)
 }
 
 // Tree is the fused observation before serialization.

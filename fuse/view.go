@@ -79,6 +79,9 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 		if v.counts.Withheld > 0 {
 			roots = append(roots, withheldNote(v.counts.Withheld))
 		}
+		if v.counts.Unchecked > 0 {
+			roots = append(roots, &Node{Role: "note", Text: plural(v.counts.Unchecked, "element") + " not checked for covers (too many boxes stacked on one spot); refs there may be covered"})
+		}
 		if opts.Offscreen != OffscreenKeep && opts.Scope == "" {
 			roots = v.offscreen(roots)
 		}
@@ -118,7 +121,11 @@ func (v *view) measure(n *Node) {
 			n.status.span, n.status.hasSpan = b, true
 		}
 		if n.status.hasBox && v.opts.Mode == ModeFused {
-			if vd := v.ix.Check(n.at.doc, n.at.dom); vd.Occluded {
+			vd := v.ix.Check(n.at.doc, n.at.dom)
+			if vd.Approximate {
+				v.counts.Unchecked++
+			}
+			if vd.Occluded {
 				n.status.occluded = true
 				if vd.HasBy {
 					n.status.cover = v.coverName(where{vd.By.Doc, vd.By.Node, true})

@@ -10,6 +10,9 @@ import (
 type Verdict struct {
 	// InViewport: some of the node's shown box lies in the viewport.
 	InViewport bool
+	// Approximate: the index's work bound was spent, covers were not
+	// looked for (see maxVisits).
+	Approximate bool
 	// Fraction of the shown, in-viewport box that no later-painted box
 	// covers (0 when covered entirely).
 	Fraction float64
@@ -43,6 +46,12 @@ const (
 // receives pointer events — in its own document, and in each document
 // above it, over the iframe that holds it.
 func (ix *Index) Check(doc, i int) Verdict {
+	v := ix.check(doc, i)
+	v.Approximate = v.InViewport && ix.visits > maxVisits
+	return v
+}
+
+func (ix *Index) check(doc, i int) Verdict {
 	var v Verdict
 	if doc < 0 || doc >= len(ix.trees) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
 		return v
@@ -256,6 +265,9 @@ func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h Hit, b layout.B
 		order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
 		first := depth == 0
 		ix.trees[doc].Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(lo, hi [2]float64, e entry) bool {
+			if ix.visits++; ix.visits > maxVisits {
+				return false
+			}
 			if ix.paintsOver(doc, i, order, e) {
 				f(Hit{doc, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]}, first && e.order == order && e.phase == ix.phase(doc, i))
 			}

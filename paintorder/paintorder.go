@@ -65,7 +65,16 @@ type Index struct {
 	// hollow marks, per document, inline elements with nothing inside to
 	// hit (no text, no box): the browser's line boxes give them no area.
 	hollow [][]bool
+	// visits counts cover candidates examined; past maxVisits (a hostile
+	// page of thousands of boxes stacked on one spot) covers are no longer
+	// looked for and verdicts are marked approximate. Queries are not safe
+	// for concurrent use.
+	visits int
 }
+
+// maxVisits bounds the work of all occlusion queries on one index: real
+// pages use well under a million.
+const maxVisits = 5_000_000
 
 // Build indexes every visible element box (as its clips leave it) that
 // receives pointer events. pointer-events: none never occludes.
