@@ -67,7 +67,7 @@ func checkParses(t *testing.T, obs *Observation) {
 	}
 	for _, el := range obs.Elements {
 		want := el.Name
-		if got, ok := names[el.Ref]; !ok || got != want {
+		if got, ok := names[el.Ref]; !ok || !sameName(got, want) {
 			t.Errorf("ref %s: name %q read back from YAML, want %q", el.Ref, got, want)
 		}
 	}

@@ -58,7 +58,7 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		sb.WriteByte('\n')
 		return
 	}
-	sb.WriteString(yamlKey(Key(n)))
+	sb.WriteString(fittingKey(n))
 	children := n.Children
 	inline := ""
 	switch {
@@ -93,6 +93,22 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 	default:
 		sb.WriteByte('\n')
 	}
+}
+
+// maxKey is the longest key written. YAML reads an implicit key only up
+// to 1024 characters; a name whose every character needs an escape would
+// pass that, so such a name is cut shorter (with its "…").
+const maxKey = 1000
+
+// fittingKey is the node's YAML key, its name cut until the key fits.
+func fittingKey(n *Node) string {
+	k := yamlKey(Key(n))
+	for limit := maxNameLen / 2; utf8.RuneCountInString(k) > maxKey && limit >= 8; limit /= 2 {
+		cp := *n
+		cp.Name = cutRunes(DisplayName(n.Name), limit)
+		k = yamlKey(Key(&cp))
+	}
+	return k
 }
 
 // Key is a node's aria line before YAML quoting: role, quoted name, states
