@@ -30,8 +30,8 @@ func (v *view) withheld(n *Node) bool {
 	if v.g.IsTangible(d, i) && !v.g.IsVisible(d, i) {
 		return true // opacity 0: laid out and reachable, not seen
 	}
-	if b, ok := v.g.Box(d, i); ok && (b.W <= 0 || b.H <= 0) {
-		return true // no area of its own (font-size 0)
+	if v.noArea(d, i) && v.noArea(d, int(nodes[i].Parent)) {
+		return true // no area, on no line, in an element of none (font-size 0)
 	}
 	return v.sameColour(d, i)
 }
@@ -154,4 +154,27 @@ func onlyWithheld(n *Node) bool {
 		}
 	}
 	return true
+}
+
+// noArea: a laid-out node whose box and line boxes have no area. Chrome's
+// AX tree can join several text nodes into one line of text and name the
+// first, which may be an empty one: its element must be empty too.
+func (v *view) noArea(d, i int) bool {
+	b, ok := v.g.Box(d, i)
+	n := &v.c.Documents[d].Nodes
+	if !ok || i < 0 || i >= len(*n) || (*n)[i].Layout == nil {
+		return false
+	}
+	return (b.W <= 0 || b.H <= 0) && !hasArea((*n)[i].Layout.Fragments)
+}
+
+// hasArea: some line box of a text has an area (a text spread over lines
+// can report an empty box of its own).
+func hasArea(fragments []domsnap.Rect) bool {
+	for _, f := range fragments {
+		if f.W > 0 && f.H > 0 {
+			return true
+		}
+	}
+	return false
 }
