@@ -348,11 +348,11 @@ func cutRunes(s string, n int) string {
 }
 
 // normalize merges adjacent text lines and drops empty ones.
-func normalize(ns []*Node) []*Node {
+func normalize(ns []*Node, joinable func(a, b *Node) bool) []*Node {
 	out := ns[:0]
 	for _, n := range ns {
 		if n.Role == "text" {
-			if last := len(out) - 1; last >= 0 && out[last].Role == "text" {
+			if last := len(out) - 1; last >= 0 && out[last].Role == "text" && joinable(out[last], n) {
 				if out[last].owner != n.owner {
 					out[last].Text += " "
 				}

@@ -255,7 +255,7 @@ func (b *builder) emitFrame(fd *frameData, sc scope) []*Node {
 	for _, r := range fd.roots {
 		out = append(out, b.emit(fd, r, sc)...)
 	}
-	return normalize(out)
+	return normalize(out, b.shownAlike)
 }
 
 // children emits the AX children of node i, then the document of an iframe.
@@ -277,7 +277,7 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 			}
 		}
 	}
-	return normalize(out)
+	return normalize(out, b.shownAlike)
 }
 
 // emit returns the lines for AX node i: itself, or its children promoted.
@@ -304,6 +304,10 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		return nil
 	case "StaticText":
 		if sc.textCovered {
+			return nil
+		}
+		if dom >= 0 && unseenText(b.c, b.g, fd.doc, dom) {
+			b.counts.Withheld++
 			return nil
 		}
 		return []*Node{{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}}
@@ -355,9 +359,31 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 		if covers {
 			sc.textCovered = true
 		}
+		withheld := b.counts.Withheld
 		n.Children = b.children(fd, i, dom, sc)
+		if len(n.Children) == 0 && b.counts.Withheld > withheld && n.Name == "" && n.Value == "" && n.target == nil {
+			return nil // it held only text no one can see
+		}
 	}
 	return []*Node{n}
+}
+
+// shownAlike: two lines of text join only when both are shown or both are
+// clipped away; a clipped text must not ride along with a shown one.
+func (b *builder) shownAlike(x, y *Node) bool {
+	return b.axOnly || b.shown(x) == b.shown(y)
+}
+
+func (b *builder) shown(n *Node) bool {
+	if !n.at.ok || b.g.IsUnseen(n.at.doc, n.at.dom) {
+		return true // screen-reader-only text is read like shown text
+	}
+	s := b.g.ShownBox(n.at.doc, n.at.dom)
+	if s.W > 0 && s.H > 0 {
+		return true
+	}
+	raw, ok := b.g.Box(n.at.doc, n.at.dom)
+	return !ok || raw.W <= 0 || raw.H <= 0 // nothing to clip
 }
 
 // frameState says why an iframe shows no content: its document is not

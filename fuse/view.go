@@ -139,7 +139,9 @@ func (v *view) measure(n *Node) {
 		hasRaw = ok && raw.W > 0 && raw.H > 0
 	}
 	allClipped := len(n.Children) > 0
-	defer func() { n.status.clipped = !n.status.hasSpan && (hasRaw || allClipped) }()
+	// Screen-reader-only content is cut to nothing on purpose: it stays.
+	unseen := n.at.ok && v.g.IsUnseen(n.at.doc, n.at.dom)
+	defer func() { n.status.clipped = !n.status.hasSpan && (hasRaw || allClipped) && !unseen }()
 	for _, c := range n.Children {
 		v.measure(c)
 		allClipped = allClipped && c.status.clipped

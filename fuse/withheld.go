@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
 )
 
 // Hidden text. Chrome's AX tree already leaves out display:none,
@@ -27,13 +28,21 @@ func (v *view) withheld(n *Node) bool {
 	if nodes[i].Type != domsnap.TextNode || nodes[i].Layout == nil {
 		return false
 	}
-	if v.g.IsTangible(d, i) && !v.g.IsVisible(d, i) {
+	return unseenText(v.c, v.g, d, i) || v.sameColour(d, i)
+}
+
+// unseenText: a laid-out text at opacity 0, or with no area in an element
+// of none (font-size 0). The builder drops these before it joins lines of
+// text, so a hidden piece cannot ride along with a visible one.
+func unseenText(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
+	nodes := c.Documents[d].Nodes
+	if i < 0 || i >= len(nodes) || nodes[i].Type != domsnap.TextNode || nodes[i].Layout == nil {
+		return false
+	}
+	if g.IsTangible(d, i) && !g.IsVisible(d, i) {
 		return true // opacity 0: laid out and reachable, not seen
 	}
-	if v.noArea(d, i) && v.noArea(d, int(nodes[i].Parent)) {
-		return true // no area, on no line, in an element of none (font-size 0)
-	}
-	return v.sameColour(d, i)
+	return noArea(c, g, d, i) && noArea(c, g, d, int(nodes[i].Parent))
 }
 
 // sameColour: the text's colour is the colour of the nearest opaque
@@ -159,13 +168,13 @@ func onlyWithheld(n *Node) bool {
 // noArea: a laid-out node whose box and line boxes have no area. Chrome's
 // AX tree can join several text nodes into one line of text and name the
 // first, which may be an empty one: its element must be empty too.
-func (v *view) noArea(d, i int) bool {
-	b, ok := v.g.Box(d, i)
-	n := &v.c.Documents[d].Nodes
-	if !ok || i < 0 || i >= len(*n) || (*n)[i].Layout == nil {
+func noArea(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
+	nodes := c.Documents[d].Nodes
+	if i < 0 || i >= len(nodes) || nodes[i].Layout == nil {
 		return false
 	}
-	return (b.W <= 0 || b.H <= 0) && !hasArea((*n)[i].Layout.Fragments)
+	b, ok := g.Box(d, i)
+	return ok && (b.W <= 0 || b.H <= 0) && !hasArea(nodes[i].Layout.Fragments)
 }
 
 // hasArea: some line box of a text has an area (a text spread over lines

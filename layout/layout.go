@@ -35,6 +35,11 @@ type DocGeometry struct {
 	// Tangible is Visible without the opacity test: an element at opacity 0
 	// is invisible but still receives clicks.
 	Tangible []bool
+	// Unseen marks nodes inside a pixel-sized element that CSS clip or
+	// clip-path cuts to nothing: the visually-hidden pattern of
+	// screen-reader-only text, which is meant to be read. (A large element
+	// clipped to nothing is hidden content, not this.)
+	Unseen []bool
 	// Shown is the part of each box left by the clips of overflow
 	// ancestors and iframe viewports (zero when clipped away).
 	Shown []Box
@@ -83,6 +88,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	n := len(doc.Nodes)
 	dg.Boxes, dg.HasBox, dg.Visible = make([]Box, n), make([]bool, n), make([]bool, n)
 	dg.Shown, dg.End, dg.Tangible = make([]Box, n), make([]int32, n), make([]bool, n)
+	dg.Unseen = make([]bool, n)
 	// transparent carries opacity 0 down: it is not inherited in CSS but
 	// hides the whole subtree. flow and abs are the clips that in-flow and
 	// absolutely positioned descendants inherit.
@@ -103,6 +109,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		}
 		if p >= 0 {
 			transparent[i] = transparent[p]
+			dg.Unseen[i] = dg.Unseen[p]
 			switch position {
 			case "fixed":
 				clip = dg.base
@@ -129,6 +136,9 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		}
 		box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
 		dg.Boxes[i], dg.HasBox[i] = box, true
+		if clipsAway(st) && b.W <= 2 && b.H <= 2 {
+			dg.Unseen[i] = true // the screen-reader-only pattern: a clipped pixel
+		}
 		if clipsAway(st) || closedDetails(doc, i) {
 			clip = rect{} // clipped away, with everything inside it
 			flow[i], abs[i] = clip, clip
@@ -266,6 +276,15 @@ func (g *Geometry) Box(doc, node int) (Box, bool) {
 		return Box{}, false
 	}
 	return g.Docs[doc].Boxes[node], g.Docs[doc].HasBox[node]
+}
+
+// IsUnseen reports a node inside a visually-hidden element (clip or
+// clip-path cutting it to nothing): screen-reader-only content.
+func (g *Geometry) IsUnseen(doc, node int) bool {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Unseen) {
+		return false
+	}
+	return g.Docs[doc].Unseen[node]
 }
 
 // IsVisible reports whether a node is rendered visibly (laid out, not

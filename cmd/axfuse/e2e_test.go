@@ -185,12 +185,12 @@ func TestHiddenTextNeverPrinted(t *testing.T) {
 	needChromium(t)
 	out := mustCLI(t, "snapshot", servePage(t, "hidden.html"))
 	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE-TEXT", "NOSCRIPT", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden",
-		"OPACITY-TEXT", "ZERO-TEXT", "CLIPPED-TEXT", "COLLAPSED-TEXT", "SAME-COLOUR-TEXT", "DARK-SAME-TEXT"} {
+		"OPACITY-TEXT", "TINY-TEXT", "ZERO-TEXT", "CLIPPED-TEXT", "COLLAPSED-TEXT", "SAME-COLOUR-TEXT", "DARK-SAME-TEXT"} {
 		if strings.Contains(out, s) {
 			t.Errorf("hidden %q printed:\n%s", s, out)
 		}
 	}
-	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "- note: 3 texts withheld ("} {
+	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "Sized", "Alone SR text", "- note: 4 texts withheld ("} {
 		if !strings.Contains(out, s) {
 			t.Errorf("%q missing:\n%s", s, out)
 		}
