@@ -82,14 +82,7 @@ func (s *Session) Press(ref, key string) error {
 	if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
 		return err
 	}
-	k, ok := keyNames[key]
-	if !ok {
-		k = key
-	}
-	if err := s.Tab.Keys(k); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.PressFocused(key)
 }
 
 // PressFocused presses a key on whatever has the focus.

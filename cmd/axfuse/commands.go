@@ -39,11 +39,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 			// The page waits for the dialog: it is all there is to see.
 			return writeObservation(stdout, cfg, act.DialogObservation(d))
 		}
-		c, err := tab.Capture()
-		if err != nil {
-			return err
-		}
-		opts, path, err := cfg.sessionOptions(tab, c)
+		c, opts, path, err := cfg.captureInSession(tab)
 		if err != nil {
 			return err
 		}
@@ -93,11 +89,7 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error
 // nothing (then a cropped annotated screenshot around the point).
 func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
-		c, err := tab.Capture()
-		if err != nil {
-			return err
-		}
-		opts, _, err := cfg.sessionOptions(tab, c)
+		c, opts, _, err := cfg.captureInSession(tab)
 		if err != nil {
 			return err
 		}
@@ -203,13 +195,9 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return writeMatches(stdout, cfg, fuse.Build(c, layout.Compute(c), cfg.fuseOptions()).Find(q))
 	}
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
-		c, err := tab.Capture()
-		if err != nil {
-			return err
-		}
 		// Attached, the refs of the matches (off-screen ones too) join the
 		// tab's session, so that act can use them.
-		opts, path, err := cfg.sessionOptions(tab, c)
+		c, opts, path, err := cfg.captureInSession(tab)
 		if err != nil {
 			return err
 		}
@@ -221,6 +209,17 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 		return writeMatches(stdout, cfg, matches)
 	})
+}
+
+// captureInSession captures the tab and gives the view options with the
+// attached tab's ref session (and the session file's path, "" when none).
+func (cfg *config) captureInSession(tab *chrome.Tab) (*domsnap.Capture, fuse.Options, string, error) {
+	c, err := tab.Capture()
+	if err != nil {
+		return nil, fuse.Options{}, "", err
+	}
+	opts, path, err := cfg.sessionOptions(tab, c)
+	return c, opts, path, err
 }
 
 func writeMatches(stdout io.Writer, cfg *config, matches []fuse.Match) error {
