@@ -415,6 +415,12 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 			return fmt.Errorf("%s: %w", step, cause)
 		}
 	}
+	if session == t.ctx && errors.Is(err, chromedp.ErrTargetDetached) {
+		// The answer can beat the Inspector.detached event: the tab is
+		// gone either way, for this call and every later one.
+		t.setGone(fmt.Errorf("%w: the browser detached from it (closed or crashed)", ErrTabGone))
+		return fmt.Errorf("%s: %w", step, context.Cause(t.gone))
+	}
 	if session.Err() != nil {
 		return fmt.Errorf("%s: %w", step, ErrConnectionClosed)
 	}
