@@ -347,8 +347,5 @@ func (s *Session) Upload(ref string, files []string) error {
 		}
 		files[i] = abs
 	}
-	if err := s.Tab.SetFiles(node(key), files); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.SetFiles(node(key), files))
 }

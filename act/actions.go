@@ -14,10 +14,7 @@ func (s *Session) Click(ref string, count int) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tab.Click(float64(t.X), float64(t.Y), count); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.Click(float64(t.X), float64(t.Y), count))
 }
 
 // Hover moves the mouse over a ref.
@@ -26,10 +23,7 @@ func (s *Session) Hover(ref string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tab.Hover(float64(t.X), float64(t.Y)); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.Hover(float64(t.X), float64(t.Y)))
 }
 
 // Type clicks a field and types text; clear replaces what it held, submit
@@ -91,10 +85,7 @@ func (s *Session) PressFocused(key string) error {
 	if !ok {
 		k = key
 	}
-	if err := s.Tab.Keys(k); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.Keys(k))
 }
 
 // Select picks an option of a <select> by its label or value.
@@ -106,10 +97,7 @@ func (s *Session) Select(ref, option string) error {
 	if t.Located.Fingerprint.Tag != "select" {
 		return fmt.Errorf("ref %s is %s, not a <select>; nothing was done", ref, describe(t.Located.Fingerprint))
 	}
-	if err := s.Tab.SelectOption(node(t.Key), option); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.SelectOption(node(t.Key), option))
 }
 
 // SetChecked checks or unchecks a checkbox, radio or switch by clicking it
@@ -126,10 +114,7 @@ func (s *Session) SetChecked(ref string, on bool) error {
 	if checked == on {
 		return nil
 	}
-	if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.Click(float64(t.X), float64(t.Y), 1))
 }
 
 // ScrollTo scrolls a ref's element into view.
@@ -142,10 +127,7 @@ func (s *Session) ScrollTo(ref string) error {
 	if _, _, err := s.observe(); err != nil {
 		return err
 	}
-	if err := s.Tab.ScrollIntoView(node(key)); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.ScrollIntoView(node(key)))
 }
 
 // Scroll scrolls the page (ref "") or a scroll container by screens: "down",
@@ -170,10 +152,7 @@ func (s *Session) Scroll(ref, amount string) error {
 			return fmt.Errorf("scroll amount %q: want down, up or a number of px", amount)
 		}
 	}
-	if err := s.Tab.Wheel(x, y, dy); err != nil {
-		return err
-	}
-	return s.settle()
+	return s.settled(s.Tab.Wheel(x, y, dy))
 }
 
 // Drag drags one ref onto another with real mouse events.
@@ -186,7 +165,12 @@ func (s *Session) Drag(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Tab.Drag(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y)); err != nil {
+	return s.settled(s.Tab.Drag(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y)))
+}
+
+// settled waits for the page to settle after an action that succeeded.
+func (s *Session) settled(err error) error {
+	if err != nil {
 		return err
 	}
 	return s.settle()

@@ -28,7 +28,9 @@ func (v *view) withheld(n *Node) bool {
 	if nodes[i].Type != domsnap.TextNode || nodes[i].Layout == nil {
 		return false
 	}
-	return unseenText(v.c, v.g, d, i) || v.sameColour(d, i)
+	// Text at opacity 0 or of no area never got here: the builder
+	// dropped it before lines joined.
+	return v.sameColour(d, i)
 }
 
 // unseenText: a laid-out text at opacity 0, or with no area in an element

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/png"
 	"math"
 	"net/http"
@@ -376,15 +377,7 @@ func TestScreenshotFlagAnnotates(t *testing.T) {
 	if obs.Screenshot == nil || obs.Screenshot.Path != path {
 		t.Fatalf("screenshot field %+v", obs.Screenshot)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, path)
 	if img.Bounds().Dx() != 1280 || img.Bounds().Dy() != 720 {
 		t.Errorf("screenshot is %v, want the 1280x720 viewport", img.Bounds())
 	}
@@ -392,15 +385,36 @@ func TestScreenshotFlagAnnotates(t *testing.T) {
 		if el.Tag != "div" {
 			continue
 		}
-		// Left edge, half-way down: the listener-only outline colour.
-		r, g, b, _ := img.At(int(el.Box[0])+1, int(el.Box[1]+el.Box[3]/2)).RGBA()
-		want := screenshot.Colour(screenshot.KindListener)
-		if uint8(r>>8) != want.R || uint8(g>>8) != want.G || uint8(b>>8) != want.B {
-			t.Errorf("no listener outline at the div's left edge: got %d,%d,%d", r>>8, g>>8, b>>8)
-		}
+		checkOutline(t, img, *el.Box, 1, screenshot.KindListener, "the listener div")
 		return
 	}
 	t.Fatal("no listener div element")
+}
+
+// readPNG decodes a PNG file or fails the test.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s is not a PNG: %v", path, err)
+	}
+	return img
+}
+
+// checkOutline expects the outline colour of kind on the left edge of box
+// (CSS px), half-way down, in an image at scale device pixels per px.
+func checkOutline(t *testing.T, img image.Image, box [4]float64, scale float64, kind, what string) {
+	t.Helper()
+	r, g, b, _ := img.At(int(box[0]*scale)+1, int((box[1]+box[3]/2)*scale)).RGBA()
+	want := screenshot.Colour(kind)
+	if uint8(r>>8) != want.R || uint8(g>>8) != want.G || uint8(b>>8) != want.B {
+		t.Errorf("no %s outline at %s's left edge (scale %g): got %d,%d,%d", kind, what, scale, r>>8, g>>8, b>>8)
+	}
 }
 
 // A page whose load event waits on a host that never answers is observed

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"io"
 	"os"
 	"os/signal"
@@ -20,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
 )
 
 const usage = `axfuse turns a live Chrome page into the observation an agent reads.
@@ -123,77 +124,38 @@ func main() {
 
 type usageError struct{ error }
 
+// commands maps each command to what runs it once its flags are parsed.
+var commands = map[string]func(ctx context.Context, cfg *config, stdout io.Writer) error{
+	"snapshot": snapshot,
+	"locate":   locate,
+	"compare":  compare,
+	"find":     find,
+	"act":      runAct,
+	"capture":  func(ctx context.Context, cfg *config, _ io.Writer) error { return capture(ctx, cfg) },
+	"bench":    bench,
+	"batch":    batch,
+	"mcp":      func(ctx context.Context, cfg *config, _ io.Writer) error { return serveMCP(ctx, cfg) },
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{errors.New("missing command")}
 	}
-	parse := func(cmd string) (*config, error) {
-		cfg, err := parseFlags(cmd, args[1:])
-		if cfg != nil {
-			cfg.stderr = stderr
-		}
-		return cfg, err
-	}
 	switch args[0] {
-	case "snapshot":
-		cfg, err := parse("snapshot")
-		if err != nil {
-			return err
-		}
-		return snapshot(ctx, cfg, stdout)
-	case "locate":
-		cfg, err := parse("locate")
-		if err != nil {
-			return err
-		}
-		return locate(ctx, cfg, stdout)
-	case "compare":
-		cfg, err := parse("compare")
-		if err != nil {
-			return err
-		}
-		return compare(ctx, cfg, stdout)
-	case "find":
-		cfg, err := parse("find")
-		if err != nil {
-			return err
-		}
-		return find(ctx, cfg, stdout)
-	case "act":
-		cfg, err := parse("act")
-		if err != nil {
-			return err
-		}
-		return runAct(ctx, cfg, stdout)
-	case "capture":
-		cfg, err := parse("capture")
-		if err != nil {
-			return err
-		}
-		return capture(ctx, cfg)
-	case "bench":
-		cfg, err := parse("bench")
-		if err != nil {
-			return err
-		}
-		return bench(ctx, cfg, stdout)
-	case "batch":
-		cfg, err := parse("batch")
-		if err != nil {
-			return err
-		}
-		return batch(ctx, cfg, stdout)
-	case "mcp":
-		cfg, err := parse("mcp")
-		if err != nil {
-			return err
-		}
-		return serveMCP(ctx, cfg)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usageError{fmt.Errorf("unknown command %q", args[0])}
+	command, ok := commands[args[0]]
+	if !ok {
+		return usageError{fmt.Errorf("unknown command %q", args[0])}
+	}
+	cfg, err := parseFlags(args[0], args[1:])
+	if err != nil {
+		return err
+	}
+	cfg.stderr = stderr
+	return command(ctx, cfg, stdout)
 }
 
 // config is the parsed command line.
