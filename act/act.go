@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -33,6 +34,10 @@ type Session struct {
 	Tab     *chrome.Tab
 	Refs    *index.Table
 	Options fuse.Options // view options; Refs is set by the session
+	// Capture says how much of the page each observation fetches (full,
+	// viewport or auto; default full). A ref that a viewport observation
+	// does not hold is looked for in a full one before it counts as gone.
+	Capture chrome.CaptureOptions
 	// Settle bounds the wait for the page to go quiet after an action.
 	Settle time.Duration
 	// Cache makes Resolve start from the last complete observation instead
@@ -135,7 +140,27 @@ func (s *Session) observe() (*domsnap.Capture, *fuse.Tree, error) {
 // Observe captures the tab and fuses it with these view options (the
 // session's refs): a complete observation, stored as the session's last.
 func (s *Session) Observe(opts fuse.Options) (*Observed, error) {
-	c, err := s.Tab.Capture()
+	return s.observeWith(opts, CaptureFor(s.Capture, opts))
+}
+
+// CaptureFor is the capture a view needs: a view of the whole page (every
+// off-screen node kept, a scope, the AX-only view) needs a full capture.
+func CaptureFor(o chrome.CaptureOptions, view fuse.Options) chrome.CaptureOptions {
+	if view.Offscreen == fuse.OffscreenKeep || view.Scope != "" || view.Mode == fuse.ModeAX {
+		o.Mode = chrome.CaptureFull
+	}
+	o.Margin = view.Margin
+	return o
+}
+
+// ObserveAll is Observe with a full capture, for searches of the whole
+// page (find, waiting for a text).
+func (s *Session) ObserveAll(opts fuse.Options) (*Observed, error) {
+	return s.observeWith(opts, chrome.CaptureOptions{Mode: chrome.CaptureFull})
+}
+
+func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Observed, error) {
+	c, err := s.Tab.CaptureWith(co)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +180,7 @@ func (s *Session) Snapshot() (*fuse.Observation, error) {
 		// to act on.
 		return DialogObservation(d), nil
 	}
-	c, err := s.Tab.Capture()
+	c, err := s.Tab.CaptureWith(CaptureFor(s.Capture, s.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +213,25 @@ func (s *Session) Resolve(ref string) (Target, error) {
 			return t, nil
 		}
 	}
-	_, tree, err := s.observe()
+	c, tree, err := s.observe()
 	if err != nil {
 		return Target{}, err
 	}
-	return s.resolve(ref, key, seen, tree)
+	t, err := s.resolve(ref, key, seen, tree)
+	if errors.Is(err, errRefNotFound) && c.Mode == chrome.CaptureViewport {
+		// Off-screen elements are counted, not fetched, in a viewport
+		// capture: the whole page decides whether the ref is gone.
+		o, err := s.observeWith(s.options(), chrome.CaptureOptions{Mode: chrome.CaptureFull})
+		if err != nil {
+			return Target{}, err
+		}
+		return s.resolve(ref, key, seen, o.Tree)
+	}
+	return t, err
 }
+
+// errRefNotFound: the ref's element is not in the observation.
+var errRefNotFound = errors.New("not found in the current page snapshot")
 
 // resolve checks a ref against one observation's tree and the browser.
 func (s *Session) resolve(ref string, key index.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
@@ -244,7 +282,7 @@ func orSomething(s string) string {
 func locate(tree *fuse.Tree, ref string, key index.Key, seen index.Fingerprint) (fuse.Located, error) {
 	loc, ok := tree.Locate(key)
 	if !ok {
-		return loc, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
+		return loc, fmt.Errorf("Ref %s %w", ref, errRefNotFound)
 	}
 	if loc.Fingerprint != seen {
 		return loc, fmt.Errorf("Ref %s changed since the snapshot: was %s, now %s; nothing was done", ref, describe(seen), describe(loc.Fingerprint))

@@ -33,10 +33,13 @@ const (
 // Capture is one atomic capture of a page: every part of it comes from the
 // same document.
 type Capture struct {
-	Version  int      `json:"version"`
-	URL      string   `json:"url"`
-	Title    string   `json:"title"`
-	Mode     string   `json:"mode"` // how it was captured: "full"
+	Version int    `json:"version"`
+	URL     string `json:"url"`
+	Title   string `json:"title"`
+	// Mode is how it was captured: "full" (every node) or "viewport" (the
+	// nodes meeting the viewport and their ancestors; the rest counted in
+	// Document.Elided).
+	Mode     string   `json:"mode"`
 	Viewport Viewport `json:"viewport"`
 	// Documents holds one entry per document of the page; Documents[0] is the
 	// top-level document. Iframe documents follow, linked from their owner
@@ -81,6 +84,30 @@ type Document struct {
 	// entries point into.
 	Styles []Style `json:"styles"`
 	Nodes  []Node  `json:"nodes"`
+	// Elided are the runs of sibling subtrees a viewport capture counted
+	// but did not fetch, because they lie wholly outside the viewport.
+	Elided []Elided `json:"elided,omitempty"`
+}
+
+// Elided is one run of sibling subtrees left out of a viewport capture:
+// where it stands, which way it lies, and what it holds.
+type Elided struct {
+	// Parent is the index of the kept node the run's subtrees hang from;
+	// After is the kept sibling the run follows, -1 when it comes first.
+	Parent int    `json:"parent"`
+	After  int    `json:"after"`
+	Dir    string `json:"dir"` // above, below, left, right
+	// Role is the role of a run led by a heading or a landmark ("heading",
+	// "navigation"...), with its Name and Level; else the role all of the
+	// run's subtrees share, or "group".
+	Role  string `json:"role"`
+	Name  string `json:"name,omitempty"`
+	Level int    `json:"level,omitempty"`
+	// Nodes is the number of elements left out; Roles counts them by the
+	// role their tag or role attribute gives (the browser's AX tree was not
+	// asked, so these are close to, not exactly, what it would say).
+	Nodes int            `json:"nodes"`
+	Roles map[string]int `json:"roles,omitempty"`
 }
 
 // Node is one DOM node.
@@ -111,7 +138,11 @@ type Node struct {
 	Clickable bool `json:"clickable,omitempty"`
 	// Listeners are the click-like event types with a listener on this node.
 	Listeners []string `json:"listeners,omitempty"`
-	Layout    *Layout  `json:"layout,omitempty"`
+	// ElidedTargets counts, in a viewport capture, the elements below this
+	// node that were left out and look like targets (links, buttons, form
+	// controls, a tabindex): a listener above many targets delegates.
+	ElidedTargets int     `json:"elidedTargets,omitempty"`
+	Layout        *Layout `json:"layout,omitempty"`
 }
 
 // Layout is a node's layout object.
@@ -343,6 +374,22 @@ func (c *Capture) validateDocument(d int) error {
 		if l := n.Layout; l != nil {
 			if l.Style < -1 || l.Style >= len(doc.Styles) {
 				return fmt.Errorf("node %d: style %d out of range", i, l.Style)
+			}
+		}
+	}
+	for k, e := range doc.Elided {
+		if e.Parent < 0 || e.Parent >= len(doc.Nodes) || e.After < -1 || e.After >= len(doc.Nodes) {
+			return fmt.Errorf("elided run %d: node out of range", k)
+		}
+		if e.Dir != "above" && e.Dir != "below" && e.Dir != "left" && e.Dir != "right" {
+			return fmt.Errorf("elided run %d: direction %q", k, e.Dir)
+		}
+		if e.Nodes < 0 {
+			return fmt.Errorf("elided run %d: %d nodes", k, e.Nodes)
+		}
+		for role, n := range e.Roles {
+			if n < 0 {
+				return fmt.Errorf("elided run %d: %d of %q", k, n, role)
 			}
 		}
 	}

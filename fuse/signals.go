@@ -108,6 +108,9 @@ func (b *builder) facts(fd *frameData) *domFacts {
 		f.cursorStart[i] = cursor[i] && !parentPointer && b.g.IsVisible(fd.doc, i)
 		f.scroll[i] = scrollState(node, st)
 	}
+	for i := range doc.Nodes {
+		below[i] = doc.Nodes[i].ElidedTargets
+	}
 	for i := n - 1; i > 0; i-- {
 		if p := doc.Nodes[i].Parent; p >= 0 {
 			below[p] += below[i]

@@ -61,6 +61,9 @@ type Node struct {
 	modal bool
 	// orig is the full-tree node a view copy was made from.
 	orig *Node
+	// elided is the run of a viewport capture this line stands for: what
+	// it counted, which way it lies (elided.go).
+	elided *domsnap.Elided
 }
 
 // where is a DOM node of the capture; the zero value is none.
@@ -155,6 +158,10 @@ func build(c *domsnap.Capture, g *layout.Geometry, opts Options) ([]*Node, Count
 func countNodes(ns []*Node) int {
 	n := 0
 	for _, x := range ns {
+		if x.elided != nil {
+			n += x.elided.Nodes
+			continue
+		}
 		n += 1 + countNodes(x.Children)
 	}
 	return n
@@ -176,6 +183,8 @@ type frameData struct {
 	axByBackend map[int64]int
 	// facts are the document's DOM signals, built on first need.
 	facts *domFacts
+	// elided are a viewport capture's runs by parent DOM node (elided.go).
+	elided map[int][]domsnap.Elided
 }
 
 type builder struct {
@@ -265,9 +274,21 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 		return []*Node{{Role: "note", Text: "nesting deeper than 512 levels cut here"}}
 	}
 	var out []*Node
-	for _, id := range fd.f.AXNodes[i].Children {
-		if k, ok := fd.byID.get(id); ok {
-			out = append(out, b.emit(fd, k, sc)...)
+	if runs := b.elidedOf(fd, dom); runs != nil {
+		var groups [][]*Node
+		var after []int
+		for _, id := range fd.f.AXNodes[i].Children {
+			if k, ok := fd.byID.get(id); ok {
+				groups = append(groups, b.emit(fd, k, sc))
+				after = append(after, b.domIndex(fd, fd.f.AXNodes[k].Backend))
+			}
+		}
+		out = b.placeElided(runs, groups, after)
+	} else {
+		for _, id := range fd.f.AXNodes[i].Children {
+			if k, ok := fd.byID.get(id); ok {
+				out = append(out, b.emit(fd, k, sc)...)
+			}
 		}
 	}
 	if dom >= 0 {

@@ -353,19 +353,28 @@ func (v *view) offscreen(ns []*Node) []*Node {
 				run = append(run, ns[k])
 			}
 			v.counts.Offscreen += countNodes(run)
-			states := append([]string(nil), n.States...)
+			if n.elided != nil {
+				v.counts.Offscreen += n.elided.Nodes
+			}
+			states := ownStates(n)
 			if v.opts.Offscreen == OffscreenDrop {
 				continue
 			}
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, roleCounts(run)))})
+			counts := roleCounts(run)
+			addElided(counts, n)
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, counts))})
 		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
 			if v.opts.Offscreen == OffscreenDrop {
 				v.counts.Offscreen += countNodes([]*Node{n})
 				continue
 			}
 			counts := roleCounts(n.Children)
+			addElided(counts, n)
 			v.counts.Offscreen += countNodes(n.Children)
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(n.States, collapsed(dir, counts))})
+			if n.elided != nil {
+				v.counts.Offscreen += n.elided.Nodes
+			}
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(ownStates(n), collapsed(dir, counts))})
 		default:
 			run := []*Node{n}
 			for k+1 < len(ns) && v.direction(ns[k+1]) == dir && ns[k+1].Role != "heading" && !landmarks[ns[k+1].Role] {
@@ -386,6 +395,9 @@ func (v *view) offscreen(ns []*Node) []*Node {
 // viewport (plus margin): "above", "below", "left", "right"; "" when any of
 // it is inside, or its place is unknown.
 func (v *view) direction(n *Node) string {
+	if n.elided != nil {
+		return n.elided.Dir
+	}
 	if !n.status.hasSpan {
 		return ""
 	}
@@ -438,12 +450,27 @@ func roleCounts(ns []*Node) map[string]int {
 	var walk func([]*Node)
 	walk = func(ns []*Node) {
 		for _, n := range ns {
+			if n.elided != nil {
+				addElided(m, n)
+				continue
+			}
 			m[n.Role]++
 			walk(n.Children)
 		}
 	}
 	walk(ns)
 	return m
+}
+
+// addElided adds what an elided run counted (its subtrees' roots too, for
+// a plain run).
+func addElided(m map[string]int, n *Node) {
+	if n.elided == nil {
+		return
+	}
+	for r, c := range n.elided.Roles {
+		m[r] += c
+	}
 }
 
 func collapsed(dir string, counts map[string]int) string {

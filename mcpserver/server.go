@@ -35,7 +35,11 @@ type Options struct {
 	FrameDepth  int
 	// MaxTokens is the default budget of a snapshot (0: no limit).
 	MaxTokens int
-	Version   string
+	// Capture is how snapshots capture the page: chrome.CaptureAuto
+	// (default), CaptureFull or CaptureViewport; searches always capture
+	// the whole page.
+	Capture string
+	Version string
 }
 
 // Server is one MCP server: one browser, its tabs, one tool call at a time.
@@ -146,6 +150,10 @@ func (s *Server) openTab(open func() (*chrome.Tab, error)) (*tabState, error) {
 		return nil, err
 	}
 	sess.Cache = true
+	sess.Capture = chrome.CaptureOptions{Mode: s.opts.Capture}
+	if sess.Capture.Mode == "" {
+		sess.Capture.Mode = chrome.CaptureAuto
+	}
 	ts := &tabState{tab: tab, sess: sess}
 	s.tabs = append(s.tabs, ts)
 	s.current = len(s.tabs) - 1

@@ -297,11 +297,24 @@ func (s *Server) last(ts *tabState) (*fuse.Tree, error) {
 	return o.Tree, nil
 }
 
+// whole is the tab's last observation of the whole page (a full capture),
+// made now if the last one is not.
+func (s *Server) whole(ts *tabState) (*fuse.Tree, error) {
+	if o := ts.sess.Last(); o != nil && o.Capture.Mode != chrome.CaptureViewport {
+		return o.Tree, nil
+	}
+	o, err := ts.sess.ObserveAll(s.viewOptions(0))
+	if err != nil {
+		return nil, err
+	}
+	return o.Tree, nil
+}
+
 func (s *Server) find(ts *tabState, in findArgs) (*mcp.CallToolResult, error) {
 	if in.Role == "" && in.Name == "" && in.Text == "" {
 		return nil, errors.New("give role, name or text")
 	}
-	tree, err := s.last(ts)
+	tree, err := s.whole(ts)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +400,7 @@ func (s *Server) waitFor(ts *tabState, in waitArgs) (*mcp.CallToolResult, error)
 	}
 	deadline := time.Now().Add(limit)
 	for {
-		o, err := ts.sess.Observe(s.viewOptions(0))
+		o, err := ts.sess.ObserveAll(s.viewOptions(0))
 		if err != nil {
 			return nil, err
 		}

@@ -61,6 +61,7 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	s.Capture = chrome.CaptureOptions{Mode: cfg.capture}
 	if err := perform(s, cfg); err != nil {
 		return err
 	}

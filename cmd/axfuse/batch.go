@@ -147,7 +147,7 @@ func batchPage(b *chrome.Browser, cfg *config, i int, page string) (line batchLi
 		return line
 	}
 	defer tab.Close()
-	c, err := tab.Capture()
+	c, err := tab.CaptureWith(cfg.captureOptions())
 	if err != nil {
 		line.Error = err.Error()
 		return line

@@ -82,7 +82,7 @@ func benchPage(b *chrome.Browser, cfg *config, page string) benchResult {
 	opts := cfg.fuseOptions()
 	for range cfg.runs {
 		start := time.Now()
-		c, err := tab.Capture()
+		c, err := tab.CaptureWith(cfg.captureOptions())
 		if err != nil {
 			r.Error = err.Error()
 			return r

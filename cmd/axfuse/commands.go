@@ -39,7 +39,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 			// The page waits for the dialog: it is all there is to see.
 			return writeObservation(stdout, cfg, act.DialogObservation(d))
 		}
-		c, opts, path, err := cfg.captureInSession(tab)
+		c, opts, path, err := cfg.captureInSession(tab, cfg.captureOptions())
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error
 // nothing (then a cropped annotated screenshot around the point).
 func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
-		c, opts, _, err := cfg.captureInSession(tab)
+		c, opts, _, err := cfg.captureInSession(tab, cfg.captureOptions())
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, err = captureLive(ctx, cfg)
+		c, err = captureLive(ctx, cfg, chrome.CaptureOptions{Mode: chrome.CaptureFull})
 	}
 	if err != nil {
 		return err
@@ -179,6 +179,12 @@ func (cfg *config) sessionOptions(tab *chrome.Tab, c *domsnap.Capture) (fuse.Opt
 	return opts, path, nil
 }
 
+// captureOptions say what a live snapshot fetches (--capture), widened
+// to the full page when the view needs it.
+func (cfg *config) captureOptions() chrome.CaptureOptions {
+	return act.CaptureFor(chrome.CaptureOptions{Mode: cfg.capture}, cfg.fuseOptions())
+}
+
 func (cfg *config) fuseOptions() fuse.Options {
 	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth,
 		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
@@ -197,7 +203,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
 		// Attached, the refs of the matches (off-screen ones too) join the
 		// tab's session, so that act can use them.
-		c, opts, path, err := cfg.captureInSession(tab)
+		c, opts, path, err := cfg.captureInSession(tab, chrome.CaptureOptions{Mode: chrome.CaptureFull})
 		if err != nil {
 			return err
 		}
@@ -213,8 +219,8 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // captureInSession captures the tab and gives the view options with the
 // attached tab's ref session (and the session file's path, "" when none).
-func (cfg *config) captureInSession(tab *chrome.Tab) (*domsnap.Capture, fuse.Options, string, error) {
-	c, err := tab.Capture()
+func (cfg *config) captureInSession(tab *chrome.Tab, co chrome.CaptureOptions) (*domsnap.Capture, fuse.Options, string, error) {
+	c, err := tab.CaptureWith(co)
 	if err != nil {
 		return nil, fuse.Options{}, "", err
 	}
@@ -241,7 +247,11 @@ func writeMatches(stdout io.Writer, cfg *config, matches []fuse.Match) error {
 }
 
 func capture(ctx context.Context, cfg *config) error {
-	c, err := captureLive(ctx, cfg)
+	co := chrome.CaptureOptions{Mode: chrome.CaptureFull}
+	if cfg.captureSet {
+		co = cfg.captureOptions()
+	}
+	c, err := captureLive(ctx, cfg, co)
 	if err != nil {
 		return err
 	}
@@ -250,11 +260,11 @@ func capture(ctx context.Context, cfg *config) error {
 
 // captureLive reaches a browser, loads the page (or takes the attached
 // browser's current tab) and captures it.
-func captureLive(ctx context.Context, cfg *config) (*domsnap.Capture, error) {
+func captureLive(ctx context.Context, cfg *config, co chrome.CaptureOptions) (*domsnap.Capture, error) {
 	var c *domsnap.Capture
 	err := withTab(ctx, cfg, func(tab *chrome.Tab) error {
 		var err error
-		c, err = tab.Capture()
+		c, err = tab.CaptureWith(co)
 		return err
 	})
 	return c, err

@@ -97,6 +97,14 @@ Flags (snapshot, capture):
                      off-screen subtrees: one counted line (default), all
                      printed, or left out
   --margin PX        grow the viewport by PX on every side (default 0)
+  --capture auto|full|viewport
+                     what a live snapshot fetches: the whole page (full), or
+                     only the nodes meeting the viewport, with what lies
+                     outside counted in the page, not fetched (viewport);
+                     auto (default) takes the viewport on pages of 3,000
+                     elements or more. find, compare, --mode ax, --offscreen
+                     keep and --scope always take the full page; capture
+                     records a full capture unless --capture says otherwise
   --scope SCOPE      print one subtree: ROLE, ROLE:NAME or a ref (e12)
   --depth N          print at most N levels (default: all)
   --max-tokens N     cut the snapshot to about N tokens: the viewport first,
@@ -181,6 +189,8 @@ type config struct {
 	frameDepth         int
 	maxTokens          int
 	maxTokensSet       bool
+	capture            string
+	captureSet         bool
 	urls               []string  // bench
 	runs, parallel     int       // bench, batch
 	listFile           string    // batch
@@ -207,6 +217,7 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.scope, "scope", "", "")
 	fs.IntVar(&cfg.depth, "depth", 0, "")
 	fs.IntVar(&cfg.maxTokens, "max-tokens", 0, "")
+	fs.StringVar(&cfg.capture, "capture", chrome.CaptureAuto, "")
 	fs.IntVar(&cfg.runs, "runs", 5, "")
 	fs.IntVar(&cfg.parallel, "parallel", 2, "")
 	fs.StringVar(&cfg.role, "role", "", "")
@@ -266,6 +277,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		if f.Name == "max-tokens" {
 			cfg.maxTokensSet = true
 		}
+		if f.Name == "capture" {
+			cfg.captureSet = true
+		}
 	})
 	if len(positional) == 1 {
 		cfg.url = positional[0]
@@ -279,6 +293,9 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	}
 	if cfg.mode != "fused" && cfg.mode != "ax" {
 		return nil, usageError{fmt.Errorf("--mode %q: want fused or ax", cfg.mode)}
+	}
+	if cfg.capture != chrome.CaptureAuto && cfg.capture != chrome.CaptureFull && cfg.capture != chrome.CaptureViewport {
+		return nil, usageError{fmt.Errorf("--capture %q: want auto, full or viewport", cfg.capture)}
 	}
 	if cfg.offscreen != "collapse" && cfg.offscreen != "keep" && cfg.offscreen != "drop" {
 		return nil, usageError{fmt.Errorf("--offscreen %q: want collapse, keep or drop", cfg.offscreen)}

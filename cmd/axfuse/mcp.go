@@ -21,7 +21,7 @@ func serveMCP(ctx context.Context, cfg *config) error {
 	}
 	srv := mcpserver.New(mcpserver.Options{
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser, Width: cfg.width, Height: cfg.height,
-		CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, MaxTokens: budget,
+		CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, MaxTokens: budget, Capture: cfg.capture,
 	})
 	return srv.Run(ctx, &mcp.StdioTransport{})
 }

@@ -16,7 +16,7 @@ func assemble(frames []frameInfo, p *parts) (*domsnap.Capture, error) {
 	if p.axErrs[0] != nil {
 		return nil, p.axErrs[0]
 	}
-	if p.snapshot == nil || len(p.snapshot.Documents) == 0 {
+	if p.docs == nil && (p.snapshot == nil || len(p.snapshot.Documents) == 0) {
 		return nil, fmt.Errorf("DOMSnapshot.captureSnapshot: no documents")
 	}
 	c := &domsnap.Capture{Version: domsnap.FormatVersion, Mode: "full", URL: frames[0].url}
@@ -37,6 +37,9 @@ func assemble(frames []frameInfo, p *parts) (*domsnap.Capture, error) {
 // convertDocuments converts one process's documents; their content-document
 // indexes stay relative to the process's own list.
 func convertDocuments(p *parts) []domsnap.Document {
+	if p.docs != nil {
+		return p.docs
+	}
 	var out []domsnap.Document
 	for _, d := range p.snapshot.Documents {
 		doc := convertDocument(d, p.snapshot.Strings, p.listeners)
@@ -51,7 +54,13 @@ func convertFrames(p *parts) []domsnap.Frame {
 	var out []domsnap.Frame
 	for i, f := range p.frames {
 		fr := domsnap.Frame{FrameID: f.id, ParentFrameID: f.parent, URL: f.url, LoaderID: f.loader}
-		if p.axErrs[i] != nil {
+		if p.viewAX != nil {
+			ax, ok := p.viewAX[f.id]
+			if !ok {
+				continue // a frame the viewport pass did not reach
+			}
+			fr.AXNodes = ax
+		} else if p.axErrs[i] != nil {
 			fr.Error = p.axErrs[i].Error()
 		} else if p.axTrees[i] != nil {
 			fr.AXNodes = convertAX(p.axTrees[i].Nodes)

@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -180,6 +181,11 @@ type Tab struct {
 	// is closed under us; why says which.
 	gone    context.Context
 	setGone context.CancelCauseFunc
+	// world is axfuse's isolated world in the top frame's current document
+	// (worldLoader), for the viewport pass.
+	worldMu     sync.Mutex
+	world       runtime.ExecutionContextID
+	worldLoader string
 }
 
 // ErrConnectionClosed is returned when the connection to the browser ends

@@ -85,6 +85,10 @@ type parts struct {
 	listeners map[int64][]string
 	axTrees   []*accessibility.GetFullAXTreeResult
 	axErrs    []error
+	// A viewport capture's documents and AX nodes by frame id, converted
+	// already (nil for a full capture).
+	docs   []domsnap.Document
+	viewAX map[string][]domsnap.AXNode
 
 	// Out-of-process iframes only: the frame holding the iframe element,
 	// that element's backendNodeId there (DOM.getFrameOwner), the target's
@@ -131,7 +135,7 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 	run(func() error { t.discoverListeners(t.ctx, p); return nil })
 	t.axTrees(t.ctx, p, &wg)
 	var sub []*parts
-	run(func() error { sub = t.captureFrameTargets(p); return nil })
+	run(func() error { sub = t.captureFrameTargets(p, nil); return nil })
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {

@@ -75,7 +75,7 @@ func (t *Tab) sessions() map[string]*session {
 // captureFrameTargets captures every out-of-process iframe below the tab,
 // breadth first (parents before children), to the depth limit. A frame that
 // cannot be captured comes back with its error, never silently dropped.
-func (t *Tab) captureFrameTargets(top *parts) []*parts {
+func (t *Tab) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 	start := time.Now()
 	var infos []*target.Info
 	err := t.call("Target.getTargets", func(ctx context.Context) error {
@@ -105,17 +105,24 @@ func (t *Tab) captureFrameTargets(top *parts) []*parts {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				got[i] = t.captureFrameTarget(in, follow)
+				got[i] = t.captureFrameTarget(in, follow, kept)
 			})
 		}
 		wg.Wait()
-		out = append(out, got...)
+		for _, g := range got {
+			if g != nil {
+				out = append(out, g)
+			}
+		}
+		kept = nil
 		if !follow {
 			break
 		}
 		var next []*target.Info
-		for _, in := range level {
-			next = append(next, children[string(in.TargetID)]...)
+		for i, in := range level {
+			if got[i] != nil {
+				next = append(next, children[string(in.TargetID)]...)
+			}
 		}
 		level = next
 	}
@@ -127,7 +134,7 @@ func (t *Tab) captureFrameTargets(top *parts) []*parts {
 
 // captureFrameTarget finds one iframe target's element in its parent and,
 // when follow, attaches to the target and captures it.
-func (t *Tab) captureFrameTarget(in *target.Info, follow bool) *parts {
+func (t *Tab) captureFrameTarget(in *target.Info, follow bool, kept map[int64]bool) *parts {
 	id := string(in.TargetID)
 	failed := func(err error) *parts {
 		return &parts{target: id, parentFrame: string(in.ParentFrameID), url: in.URL, err: err}
@@ -144,6 +151,9 @@ func (t *Tab) captureFrameTarget(in *target.Info, follow bool) *parts {
 	})
 	if err != nil {
 		return failed(err)
+	}
+	if kept != nil && !kept[owner] {
+		return nil // its iframe lies outside the viewport capture
 	}
 	if !follow {
 		p := failed(fmt.Errorf("nested deeper than %d frames", t.frameDepth()))

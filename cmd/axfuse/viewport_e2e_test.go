@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+)
+
+// bothCaptures captures the tab's page twice, full and viewport-first, and
+// fuses each with a fresh ref table.
+func bothCaptures(t *testing.T, tab *chrome.Tab) (full, view *fuse.Observation, vc *domsnap.Capture) {
+	t.Helper()
+	fc, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vc, err = tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureViewport})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vc.Mode != chrome.CaptureViewport {
+		t.Fatalf("viewport capture came back as %q: %v", vc.Mode, vc.Timings)
+	}
+	return fuse.Snapshot(fc, fuse.Options{}), fuse.Snapshot(vc, fuse.Options{}), vc
+}
+
+// inView lists the elements whose box meets the viewport, one line each:
+// ref, role, name, box to the pixel.
+func inView(o *fuse.Observation) []string {
+	var out []string
+	for _, e := range o.Elements {
+		if e.Box == nil {
+			continue
+		}
+		b := e.Box
+		if b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[0] >= o.Viewport.Width || b[1] >= o.Viewport.Height {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s %q [%.0f %.0f %.0f %.0f]", e.Ref, e.Role, e.Name,
+			math.Round(b[0]), math.Round(b[1]), math.Round(b[2]), math.Round(b[3])))
+	}
+	return out
+}
+
+// viewportDiff compares what both paths put in the viewport; "" when they
+// agree.
+func viewportDiff(full, view *fuse.Observation) string {
+	a, b := inView(full), inView(view)
+	var diffs []string
+	for k := 0; k < max(len(a), len(b)); k++ {
+		var x, y string
+		if k < len(a) {
+			x = a[k]
+		}
+		if k < len(b) {
+			y = b[k]
+		}
+		if x != y {
+			diffs = append(diffs, fmt.Sprintf("full: %s\nview: %s", x, y))
+		}
+	}
+	if len(diffs) > 5 {
+		diffs = append(diffs[:5], fmt.Sprintf("... %d more", len(diffs)-5))
+	}
+	return strings.Join(diffs, "\n")
+}
+
+func checkViewportAgrees(t *testing.T, b *chrome.Browser, url string, scrollY int) {
+	t.Helper()
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(url, 300*time.Millisecond); err != nil && !strings.Contains(err.Error(), "load event not fired") {
+		t.Fatal(err)
+	}
+	if scrollY > 0 {
+		if err := tab.Wheel(640, 360, float64(scrollY)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	full, view, _ := bothCaptures(t, tab)
+	d := viewportDiff(full, view)
+	if d != "" {
+		// A page still changing (a script adding a button after load) is
+		// caught once more after a pause, both captures again.
+		time.Sleep(time.Second)
+		full, view, _ = bothCaptures(t, tab)
+		d = viewportDiff(full, view)
+	}
+	if d != "" {
+		t.Errorf("the viewport capture's elements in view differ from the full capture's:\n%s", d)
+	}
+	if len(inView(full)) > 0 && len(inView(view)) == 0 {
+		t.Errorf("the viewport capture has no elements in view")
+	}
+}
+
+// TestViewportCaptureAgreesOnTestPages: the repository's test pages and the
+// demo page, at the top and scrolled.
+func TestViewportCaptureAgreesOnTestPages(t *testing.T) {
+	b := openBrowser(t)
+	pages, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pages", "*.html"))
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("..", "..", "testdata", "pages"))))
+	defer srv.Close()
+	for _, p := range pages {
+		name := filepath.Base(p)
+		t.Run(name, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+name, 0) })
+	}
+}
+
+// TestViewportCaptureAgreesOnTheCorpus: every page of ../shared/corpus.
+func TestViewportCaptureAgreesOnTheCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	dir := corpusDir(t)
+	var pages []struct{ Path string }
+	raw, err := os.ReadFile(filepath.Join(dir, "pages.json"))
+	if err != nil || json.Unmarshal(raw, &pages) != nil {
+		t.Fatalf("reading pages.json: %v", err)
+	}
+	b := openBrowser(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	for _, p := range pages {
+		t.Run(p.Path, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+p.Path, 0) })
+	}
+}

@@ -1,0 +1,603 @@
+package chrome
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/axfuse/axfuse/domsnap"
+)
+
+// Viewport-first capture. A full capture costs what Chrome spends
+// serializing the whole document twice (DOMSnapshot and the full AX tree):
+// seconds on a page of 80,000 nodes, whatever the screen shows. A viewport
+// capture runs one pass in an isolated world that finds the nodes meeting
+// the viewport (and their ancestors), their boxes, styles and text lines,
+// counts what lies outside, and derives paint order from the browser's own
+// hit-test stacks (elementsFromPoint). Then it fetches the AX node and the
+// listeners of those nodes only. Its cost follows the screen.
+
+// Capture modes.
+const (
+	CaptureFull     = "full"
+	CaptureViewport = "viewport"
+	CaptureAuto     = "auto"
+)
+
+// CaptureOptions say how much of the page a capture fetches.
+type CaptureOptions struct {
+	// Mode is CaptureFull (default), CaptureViewport, or CaptureAuto: the
+	// viewport capture on pages of at least AutoMinElements elements.
+	Mode string
+	// Margin grows the viewport on every side (CSS px) in viewport mode.
+	Margin float64
+}
+
+// AutoMinElements is the page size, in elements, from which auto mode
+// captures the viewport only. Below it a full capture costs a few tens of
+// milliseconds and sees everything (see docs/decisions).
+const AutoMinElements = 3000
+
+// maxKeptNodes bounds a viewport capture: past it (thousands of elements
+// stacked in view) the full capture, with its own bounds, is taken instead.
+const maxKeptNodes = 20000
+
+// probeStep is the spacing (CSS px) of the grid of hit-test probes that
+// order painted boxes.
+const probeStep = 48
+
+// axConcurrency bounds the per-node CDP calls in flight.
+const axConcurrency = 64
+
+//go:embed viewport.js
+var viewportJS string
+
+// errFallBack says the viewport capture does not fit this page; the full
+// capture is taken instead.
+type errFallBack struct{ why string }
+
+func (e errFallBack) Error() string { return e.why }
+
+// CaptureWith captures the tab's current document as the options say; like
+// Capture it retries once when the page navigates mid-capture.
+func (t *Tab) CaptureWith(o CaptureOptions) (*domsnap.Capture, error) {
+	if o.Mode == "" || o.Mode == CaptureFull {
+		return t.Capture()
+	}
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		var c *domsnap.Capture
+		c, err = t.captureViewport(o)
+		var fb errFallBack
+		if errors.As(err, &fb) {
+			c, err = t.Capture()
+			if c != nil {
+				c.Timings = append(c.Timings, domsnap.Timing{Step: "full capture taken: " + fb.why})
+			}
+			return c, err
+		}
+		if err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, errDocumentChanged) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("capture failed twice: %w; wait for the page to settle and try again", err)
+}
+
+// viewDoc is one document as the viewport pass describes it.
+type viewDoc struct {
+	URL           string     `json:"url"`
+	Title         string     `json:"title"`
+	ScrollX       float64    `json:"scrollX"`
+	ScrollY       float64    `json:"scrollY"`
+	Width         float64    `json:"width"`
+	Height        float64    `json:"height"`
+	ContentWidth  float64    `json:"contentWidth"`
+	ContentHeight float64    `json:"contentHeight"`
+	DPR           float64    `json:"dpr"`
+	Owner         int        `json:"owner"`     // the iframe's node index in parentDoc, -1 for the top
+	ParentDoc     int        `json:"parentDoc"` // -1 for the top
+	Base          int        `json:"base"`      // index of its first node in the flat node list
+	Styles        [][]string `json:"styles"`
+	Nodes         []viewNode `json:"nodes"`
+	Elided        []viewRun  `json:"elided"`
+}
+
+type viewNode struct {
+	Parent         int32       `json:"parent"`
+	Type           int         `json:"type"`
+	Name           string      `json:"name"`
+	Value          string      `json:"value"`
+	Attrs          []string    `json:"attrs"`
+	InputValue     string      `json:"inputValue"`
+	Checked        bool        `json:"checked"`
+	Selected       bool        `json:"selected"`
+	ShadowRootType string      `json:"shadowRootType"`
+	Clickable      bool        `json:"clickable"`
+	ElidedTargets  int         `json:"elidedTargets"`
+	Layout         *viewLayout `json:"layout"`
+}
+
+type viewLayout struct {
+	Bounds     []float64   `json:"bounds"`
+	Client     []float64   `json:"client"`
+	Scroll     []float64   `json:"scroll"`
+	Style      int         `json:"style"`
+	PaintOrder int64       `json:"paintOrder"`
+	Text       string      `json:"text"`
+	Fragments  [][]float64 `json:"fragments"`
+}
+
+type viewRun struct {
+	Parent int            `json:"parent"`
+	After  int            `json:"after"`
+	Dir    string         `json:"dir"`
+	Role   string         `json:"role"`
+	Name   string         `json:"name"`
+	Level  int            `json:"level"`
+	Nodes  int            `json:"nodes"`
+	Roles  map[string]int `json:"roles"`
+}
+
+type viewResult struct {
+	Docs    []viewDoc `json:"docs"`
+	TooMany bool      `json:"tooMany"`
+	Small   bool      `json:"small"`
+	Walked  int       `json:"walked"`
+	Probes  int       `json:"probes"`
+	// Phases are the milliseconds each part of the pass took in the page.
+	Phases map[string]float64 `json:"phases"`
+}
+
+// serializedNode is the part of a deep-serialized DOM node the capture uses.
+type serializedNode struct {
+	Backend int64  `json:"backendNodeId"`
+	Loader  string `json:"loaderId"`
+}
+
+func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
+	start := time.Now()
+	before, err := t.frameTree(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := newParts(t.TargetID(), before)
+	p.time("Page.getFrameTree", start)
+	minElements := 0
+	if o.Mode == CaptureAuto {
+		minElements = AutoMinElements
+	}
+	res, backends, loaders, err := t.viewportPass(before[0], o.Margin, minElements, p)
+	if err != nil {
+		if now, ferr := t.frameTree(t.ctx); ferr == nil && now[0].loader != before[0].loader {
+			return nil, errDocumentChanged
+		}
+		return nil, err
+	}
+	switch {
+	case res.Small:
+		return nil, errFallBack{fmt.Sprintf("%d elements, under %d", res.Walked, AutoMinElements)}
+	case res.TooMany:
+		return nil, errFallBack{fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
+	}
+	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
+	if err != nil {
+		return nil, err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	wg.Go(func() {
+		if err := t.layoutMetrics(p); err != nil {
+			errs <- err
+		}
+	})
+	var ax [][]domsnap.AXNode
+	wg.Go(func() { ax = t.partialAX(docs, p) })
+	wg.Go(func() { t.viewListeners(docs, p) })
+	var sub []*parts
+	wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	after, err := t.frameTree(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	if after[0].loader != before[0].loader || after[0].id != before[0].id {
+		return nil, errDocumentChanged
+	}
+	p.docs = docs
+	p.viewAX = map[string][]domsnap.AXNode{}
+	for d := range docs {
+		p.viewAX[frameOf[d]] = ax[d]
+	}
+	c, err := assemble(before, p)
+	if err != nil {
+		return nil, err
+	}
+	c.Mode = CaptureViewport
+	// The pass read scroll offsets in the same task as the boxes: they match.
+	c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
+	t.routes.Store(stitch(c, p, sub, t.sessions()))
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
+	}
+	c.Timings = append(p.timings, domsnap.Timing{Step: "capture (viewport)", MS: msSince(start)})
+	return c, nil
+}
+
+// viewportPass runs the pass in the frame's isolated world and returns its
+// description, each node's backendNodeId and each document's loader id.
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*viewResult, []int64, []string, error) {
+	start := time.Now()
+	props, _ := json.Marshal(domsnap.StyleProperties)
+	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
+		margin = 0
+	}
+	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
+		if (n < %d) return [JSON.stringify({small: true, walked: n}), []];
+		const r = (%s)(%g, %d, %d, %s); return r; })()`,
+		minElements, viewportJS, margin, probeStep, maxKeptNodes, props)
+	var raw []byte
+	err := t.call("viewport pass", func(ctx context.Context) error {
+		var r *runtime.EvaluateResult
+		for attempt := 0; ; attempt++ {
+			world, err := t.isolatedWorld(ctx, top)
+			if err != nil {
+				return err
+			}
+			depth := int64(2)
+			res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
+				Expression: expr, ContextID: world, Silent: new(true),
+				SerializationOptions: &runtime.SerializationOptions{
+					Serialization:        "deep",
+					MaxDepth:             &depth,
+					AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
+				},
+			})
+			if err != nil && attempt == 0 && strings.Contains(err.Error(), "Cannot find context") {
+				// The world went with a document the frame tree had not
+				// yet let go of: make it anew, once.
+				t.forgetWorld()
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			r = &res
+			break
+		}
+		if r.ExceptionDetails != nil {
+			return fmt.Errorf("script threw: %s", exceptionText(r.ExceptionDetails))
+		}
+		if r.Result == nil || r.Result.DeepSerializedValue == nil {
+			return errors.New("no result")
+		}
+		raw = r.Result.DeepSerializedValue.Value
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var pair []serialized
+	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
+		return nil, nil, nil, fmt.Errorf("viewport pass: unexpected result shape")
+	}
+	var text string
+	if err := json.Unmarshal(pair[0].Value, &text); err != nil {
+		return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+	}
+	res := &viewResult{}
+	if err := json.Unmarshal([]byte(text), res); err != nil {
+		return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+	}
+	var items []serialized
+	if len(pair[1].Value) > 0 {
+		if err := json.Unmarshal(pair[1].Value, &items); err != nil {
+			return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+		}
+	}
+	backends := make([]int64, len(items))
+	loaders := make([]string, len(items))
+	for k, it := range items {
+		var n serializedNode
+		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil {
+			backends[k], loaders[k] = n.Backend, n.Loader
+		}
+	}
+	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes)", res.Walked, len(items), res.Probes), start)
+	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
+		if ms, ok := res.Phases[ph]; ok {
+			p.timings = append(p.timings, domsnap.Timing{Step: "viewport pass: " + ph, MS: math.Round(ms*1000) / 1000})
+		}
+	}
+	return res, backends, loaders, nil
+}
+
+func exceptionText(e *runtime.ExceptionDetails) string {
+	if e.Exception != nil && e.Exception.Description != "" {
+		return e.Exception.Description
+	}
+	return e.Text
+}
+
+// isolatedWorld returns the execution context of axfuse's isolated world in
+// the frame, created once per document.
+func (t *Tab) isolatedWorld(ctx context.Context, f frameInfo) (runtime.ExecutionContextID, error) {
+	t.worldMu.Lock()
+	defer t.worldMu.Unlock()
+	if t.world != 0 && t.worldLoader == f.loader {
+		return t.world, nil
+	}
+	r, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(f.id), WorldName: "axfuse"})
+	if err != nil {
+		return 0, fmt.Errorf("Page.createIsolatedWorld: %w", err)
+	}
+	t.world, t.worldLoader = r.ExecutionContextID, f.loader
+	return t.world, nil
+}
+
+func (t *Tab) forgetWorld() {
+	t.worldMu.Lock()
+	t.world, t.worldLoader = 0, ""
+	t.worldMu.Unlock()
+}
+
+// viewDocuments turns the pass's description into capture documents and
+// names each one's frame (by its document's loader id).
+func viewDocuments(res *viewResult, backends []int64, loaders []string, frames []frameInfo, target string) ([]domsnap.Document, []string, error) {
+	if len(res.Docs) == 0 {
+		return nil, nil, errors.New("viewport pass: no document")
+	}
+	frameByLoader := map[string]string{}
+	for _, f := range frames {
+		frameByLoader[f.loader] = f.id
+	}
+	docs := make([]domsnap.Document, len(res.Docs))
+	frameOf := make([]string, len(res.Docs))
+	for d := range res.Docs {
+		vd := &res.Docs[d]
+		if vd.Base < 0 || vd.Base+len(vd.Nodes) > len(backends) || len(vd.Nodes) == 0 {
+			return nil, nil, fmt.Errorf("viewport pass: document %d out of range", d)
+		}
+		frameOf[d] = frameByLoader[loaders[vd.Base]]
+		if d == 0 {
+			frameOf[d] = frames[0].id
+		}
+		if frameOf[d] == "" {
+			frameOf[d] = fmt.Sprintf("unknown-frame-%d", d)
+		}
+		docs[d] = viewDocument(vd, backends[vd.Base:vd.Base+len(vd.Nodes)], frameOf[d], target)
+	}
+	for d := 1; d < len(res.Docs); d++ {
+		vd := &res.Docs[d]
+		if vd.ParentDoc < 0 || vd.ParentDoc >= d || vd.Owner < 0 || vd.Owner >= len(docs[vd.ParentDoc].Nodes) {
+			return nil, nil, fmt.Errorf("viewport pass: document %d has no owner", d)
+		}
+		docs[vd.ParentDoc].Nodes[vd.Owner].ContentDocument = d
+	}
+	return docs, frameOf, nil
+}
+
+func viewDocument(vd *viewDoc, backends []int64, frame, target string) domsnap.Document {
+	doc := domsnap.Document{FrameID: frame, Target: target, URL: vd.URL, Title: vd.Title,
+		ScrollX: vd.ScrollX, ScrollY: vd.ScrollY, ContentWidth: vd.ContentWidth, ContentHeight: vd.ContentHeight}
+	for _, s := range vd.Styles {
+		doc.Styles = append(doc.Styles, domsnap.StyleFromValues(s))
+	}
+	doc.Nodes = make([]domsnap.Node, len(vd.Nodes))
+	for i, vn := range vd.Nodes {
+		n := &doc.Nodes[i]
+		*n = domsnap.Node{Backend: backends[i], Parent: vn.Parent, Type: vn.Type, Name: vn.Name, Value: vn.Value,
+			Attrs: vn.Attrs, InputValue: vn.InputValue, Checked: vn.Checked, Selected: vn.Selected, ShadowRootType: vn.ShadowRootType,
+			Clickable: vn.Clickable, ElidedTargets: max(vn.ElidedTargets, 0)}
+		if l := vn.Layout; l != nil {
+			n.Layout = &domsnap.Layout{Bounds: rect(l.Bounds), Style: l.Style, PaintOrder: l.PaintOrder, Text: l.Text}
+			if len(l.Client) == 4 {
+				r := rect(l.Client)
+				n.Layout.Client = &r
+			}
+			if len(l.Scroll) == 4 {
+				r := rect(l.Scroll)
+				n.Layout.Scroll = &r
+			}
+			for _, f := range l.Fragments {
+				n.Layout.Fragments = append(n.Layout.Fragments, rect(f))
+			}
+		}
+	}
+	for _, r := range vd.Elided {
+		doc.Elided = append(doc.Elided, domsnap.Elided{Parent: r.Parent, After: r.After, Dir: r.Dir,
+			Role: r.Role, Name: r.Name, Level: r.Level, Nodes: r.Nodes, Roles: r.Roles})
+	}
+	return doc
+}
+
+// keptBackends lists the tab process's kept nodes, for finding which
+// out-of-process iframes the viewport holds.
+func keptBackends(docs []domsnap.Document) map[int64]bool {
+	out := map[int64]bool{}
+	for d := range docs {
+		for _, n := range docs[d].Nodes {
+			out[n.Backend] = true
+		}
+	}
+	return out
+}
+
+// partialAX fetches the AX node of every kept node (fetchRelatives off: a
+// row's siblings are the other 4,999 rows), documents in order. A node
+// whose AX parent has no DOM node of its own (a select's popup, a slot of
+// a details element's built-in shadow tree) is then fetched again with its
+// relatives, which brings that parent in.
+func (t *Tab) partialAX(docs []domsnap.Document, p *parts) [][]domsnap.AXNode {
+	start := time.Now()
+	out := make([][]domsnap.AXNode, len(docs))
+	calls := 0
+	for d := range docs {
+		var backends []int64
+		for i := range docs[d].Nodes {
+			if n := &docs[d].Nodes[i]; n.Type != domsnap.FragmentNode && n.Backend != 0 {
+				backends = append(backends, n.Backend)
+			}
+		}
+		calls += len(backends)
+		nodes := t.fetchAX(backends, false)
+		for round := 0; round < 3; round++ {
+			orphans := orphanBackends(nodes)
+			if len(orphans) == 0 {
+				break
+			}
+			calls += len(orphans)
+			nodes = mergeAX(nodes, t.fetchAX(orphans, true))
+		}
+		out[d] = convertAX(nodes)
+	}
+	p.time(fmt.Sprintf("Accessibility.getPartialAXTree (%d nodes)", calls), start)
+	return out
+}
+
+// fetchAX runs getPartialAXTree on each node concurrently; the results keep
+// the nodes' order, each AX node once.
+func (t *Tab) fetchAX(backends []int64, relatives bool) []*accessibility.Node {
+	got := make([][]*accessibility.Node, len(backends))
+	sem := make(chan struct{}, axConcurrency)
+	var wg sync.WaitGroup
+	for i, b := range backends {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
+				r, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
+					BackendNodeID: cdp.BackendNodeID(b), FetchRelatives: new(relatives)})
+				if err == nil {
+					got[i] = r.Nodes
+				}
+				return err
+			})
+		})
+	}
+	wg.Wait()
+	var all []*accessibility.Node
+	for _, ns := range got {
+		all = mergeAX(all, ns)
+	}
+	return all
+}
+
+// mergeAX appends the nodes of more that nodes lacks.
+func mergeAX(nodes, more []*accessibility.Node) []*accessibility.Node {
+	seen := make(map[accessibility.NodeID]bool, len(nodes))
+	for _, a := range nodes {
+		seen[a.NodeID] = true
+	}
+	for _, a := range more {
+		if a != nil && !seen[a.NodeID] {
+			seen[a.NodeID] = true
+			nodes = append(nodes, a)
+		}
+	}
+	return nodes
+}
+
+// orphanBackends are the nodes whose AX parent was not fetched.
+func orphanBackends(nodes []*accessibility.Node) []int64 {
+	have := make(map[accessibility.NodeID]bool, len(nodes))
+	for _, a := range nodes {
+		have[a.NodeID] = true
+	}
+	var out []int64
+	for _, a := range nodes {
+		if a.ParentID != "" && !have[a.ParentID] && a.BackendDOMNodeID != 0 {
+			out = append(out, int64(a.BackendDOMNodeID))
+		}
+	}
+	return out
+}
+
+// viewListeners finds the click-like listeners of every kept element: one
+// DOMDebugger.getEventListeners (depth 0) each, so nothing outside the
+// viewport is walked. Listeners belong to the world that added them, so
+// the handles are the main world's (DOM.resolveNode), not the pass's.
+func (t *Tab) viewListeners(docs []domsnap.Document, p *parts) {
+	start := time.Now()
+	var flat []*domsnap.Node
+	for d := range docs {
+		for i := range docs[d].Nodes {
+			if n := &docs[d].Nodes[i]; n.Backend != 0 && (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) {
+				flat = append(flat, n)
+			}
+		}
+	}
+	types := make([][]string, len(flat))
+	var failed error
+	var mu sync.Mutex
+	sem := make(chan struct{}, axConcurrency)
+	var wg sync.WaitGroup
+	for k, n := range flat {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			err := t.call("listeners of kept nodes", func(ctx context.Context) error {
+				obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ObjectGroup: listenerGroup})
+				if err != nil {
+					return err
+				}
+				if obj.Object == nil || obj.Object.ObjectID == "" {
+					return nil
+				}
+				r, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj.Object.ObjectID, Depth: new(int64(0))})
+				if err != nil {
+					return err
+				}
+				for _, l := range r.Listeners {
+					if l != nil && clickTypes[l.Type] && !slices.Contains(types[k], l.Type) {
+						types[k] = append(types[k], l.Type)
+					}
+				}
+				slices.Sort(types[k])
+				return nil
+			})
+			if err != nil {
+				mu.Lock()
+				failed = err
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	_ = t.call("release listener handles", func(ctx context.Context) error {
+		_, err := chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
+		return err
+	})
+	step := fmt.Sprintf("listeners of %d kept elements", len(flat))
+	if failed != nil {
+		step += " (failed: " + failed.Error() + ")"
+	}
+	for k, ts := range types {
+		if len(ts) > 0 {
+			flat[k].Listeners = ts
+			flat[k].Clickable = true
+		}
+	}
+	p.time(step, start)
+}
