@@ -29,6 +29,12 @@ func TestValidateRejectsMalformedCaptures(t *testing.T) {
 		{"parent negative", func(c *Capture) { c.Documents[0].Nodes[1].Parent = -7 }, "out of order"},
 		{"style out of range", func(c *Capture) { c.Documents[0].Nodes[1].Layout.Style = 5 }, "style"},
 		{"content document out of range", func(c *Capture) { c.Documents[0].Nodes[1].ContentDocument = 3 }, "content document"},
+		{"elided parent out of range", func(c *Capture) { c.Documents[0].Elided = []Elided{{Parent: 9, After: -1, Dir: "below"}} }, "elided run 0"},
+		{"elided after out of range", func(c *Capture) { c.Documents[0].Elided = []Elided{{Parent: 1, After: -2, Dir: "below"}} }, "elided run 0"},
+		{"elided direction", func(c *Capture) { c.Documents[0].Elided = []Elided{{Parent: 1, After: -1, Dir: "]up"}} }, "direction"},
+		{"elided negative count", func(c *Capture) {
+			c.Documents[0].Elided = []Elided{{Parent: 1, After: -1, Dir: "below", Roles: map[string]int{"row": -3}}}
+		}, "elided run 0"},
 		{"content document cycle", func(c *Capture) {
 			c.Documents = append(c.Documents, Document{Nodes: []Node{{Parent: -1, ContentDocument: 1}}})
 		}, "content document"},

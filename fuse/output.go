@@ -107,10 +107,17 @@ var (
 	codec     tokenizer.Codec
 )
 
+func loadCodec() { codec, _ = tokenizer.Get(tokenizer.O200kBase) }
+
+// WarmTokenizer loads the o200k tables (tens of milliseconds) in the
+// background, so that a process that will count tokens can do it while it
+// waits on the browser.
+func WarmTokenizer() { go codecOnce.Do(loadCodec) }
+
 // CountTokens counts o200k tokens (GPT-4o's encoding), or -1 when the
 // tokenizer is unavailable.
 func CountTokens(s string) int {
-	codecOnce.Do(func() { codec, _ = tokenizer.Get(tokenizer.O200kBase) })
+	codecOnce.Do(loadCodec)
 	if codec == nil {
 		return -1
 	}

@@ -4,9 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for page in testdata/pages/*.html; do
+  # full captures (capture's default)
   name=$(basename "$page" .html)
   ./bin/axfuse capture "$page" -o "testdata/captures/$name.capture.json"
   echo "recorded $name"
+done
+# Viewport-first captures of long pages, for the tests that fuse both kinds
+# of one page alike.
+for name in big shop scrolled; do
+  ./bin/axfuse capture --capture viewport "testdata/pages/$name.html" -o "testdata/captures/$name-viewport.capture.json"
+  echo "recorded $name-viewport"
 done
 # testdata/pages/frames needs two sites (127.0.0.1 and localhost) from one
 # server: its end-to-end test serves it and records the capture.

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
 )
 
 const usage = `axfuse turns a live Chrome page into the observation an agent reads.
@@ -163,6 +164,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.stderr = stderr
+	if cfg.from == "" && args[0] != "capture" {
+		fuse.WarmTokenizer() // while the browser answers
+	}
 	return command(ctx, cfg, stdout)
 }
 

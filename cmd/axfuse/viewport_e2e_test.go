@@ -140,3 +140,64 @@ func TestViewportCaptureAgreesOnTheCorpus(t *testing.T) {
 		t.Run(p.Path, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+p.Path, 0) })
 	}
 }
+
+// TestViewportPassIgnoresPagePatches: a page that patches the DOM methods
+// the pass calls (in its own world) changes nothing: the pass runs in an
+// isolated world.
+func TestViewportPassIgnoresPagePatches(t *testing.T) {
+	b := openBrowser(t)
+	rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, 400)
+	srv := serve(t, map[string]string{"/": `<!doctype html><title>patched</title><table>` + rows + `</table>
+<script>
+Element.prototype.getBoundingClientRect = () => ({x: 0, y: 0, width: 5, height: 5, top: 0, left: 0, right: 5, bottom: 5});
+Document.prototype.elementsFromPoint = () => [];
+JSON.stringify = () => '{"docs":[]}';
+Array.prototype.push = function () { return 0; };
+</script>`})
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(srv.URL+"/", 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	full, view, vc := bothCaptures(t, tab)
+	if d := viewportDiff(full, view); d != "" {
+		t.Errorf("patched page: viewport capture differs:\n%s", d)
+	}
+	if n := len(inView(view)); n < 20 {
+		t.Errorf("only %d elements in view", n)
+	}
+	if len(vc.Documents[0].Elided) == 0 || !strings.Contains(view.Snapshot, "collapsed: below") {
+		t.Errorf("no collapsed line for the rows below:\n%s", view.Snapshot)
+	}
+}
+
+// TestAutoCaptureSwitchesBySize: auto takes the full page when it is small
+// and the viewport when it is long; the CLI says which in its timings.
+func TestAutoCaptureSwitchesBySize(t *testing.T) {
+	b := openBrowser(t)
+	for _, tc := range []struct {
+		rows int
+		want string
+	}{{20, chrome.CaptureFull}, {1000, chrome.CaptureViewport}} {
+		rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, tc.rows)
+		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table>`})
+		tab, err := b.NewTab()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tab.Navigate(srv.URL+"/", 100*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureAuto})
+		tab.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Mode != tc.want {
+			t.Errorf("%d rows: auto took a %s capture, want %s", tc.rows, c.Mode, tc.want)
+		}
+	}
+}

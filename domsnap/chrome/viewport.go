@@ -118,6 +118,10 @@ type viewDoc struct {
 	Styles        [][]string `json:"styles"`
 	Nodes         []viewNode `json:"nodes"`
 	Elided        []viewRun  `json:"elided"`
+	// Whole are the nodes whose whole subtree is kept; Above the kept nodes
+	// above them (listeners are asked for in one query per whole subtree).
+	Whole []int `json:"whole"`
+	Above []int `json:"above"`
 }
 
 type viewNode struct {
@@ -208,9 +212,13 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 			errs <- err
 		}
 	})
+	plans := make([]axPlan, len(docs))
+	for d := range docs {
+		plans[d] = planOf(&res.Docs[d], &docs[d])
+	}
 	var ax [][]domsnap.AXNode
-	wg.Go(func() { ax = t.partialAX(docs, p) })
-	wg.Go(func() { t.viewListeners(docs, p) })
+	wg.Go(func() { ax = t.partialAX(plans, p) })
+	wg.Go(func() { t.viewListeners(docs, plans, p) })
 	var sub []*parts
 	wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	wg.Wait()
@@ -444,41 +452,71 @@ func keptBackends(docs []domsnap.Document) map[int64]bool {
 	return out
 }
 
-// partialAX fetches the AX node of every kept node (fetchRelatives off: a
-// row's siblings are the other 4,999 rows), documents in order. A node
-// whose AX parent has no DOM node of its own (a select's popup, a slot of
-// a details element's built-in shadow tree) is then fetched again with its
-// relatives, which brings that parent in.
-func (t *Tab) partialAX(docs []domsnap.Document, p *parts) [][]domsnap.AXNode {
-	start := time.Now()
-	out := make([][]domsnap.AXNode, len(docs))
-	calls := 0
-	for d := range docs {
-		var backends []int64
-		for i := range docs[d].Nodes {
-			if n := &docs[d].Nodes[i]; n.Type != domsnap.FragmentNode && n.Backend != 0 {
-				backends = append(backends, n.Backend)
+// axPlan lists a document's kept nodes for fetching: every one (AX), and
+// split into whole kept subtrees (roots) and the nodes above them
+// (singles), for listeners.
+type axPlan struct {
+	roots, singles []int64
+	nodes          []int64
+}
+
+func planOf(vd *viewDoc, doc *domsnap.Document) axPlan {
+	var p axPlan
+	for _, n := range doc.Nodes {
+		if n.Type != domsnap.FragmentNode && n.Backend != 0 {
+			p.nodes = append(p.nodes, n.Backend)
+		}
+	}
+	pick := func(ks []int) []int64 {
+		var out []int64
+		for _, k := range ks {
+			if k >= 0 && k < len(doc.Nodes) && doc.Nodes[k].Backend != 0 {
+				out = append(out, doc.Nodes[k].Backend)
 			}
 		}
-		calls += len(backends)
-		nodes := t.fetchAX(backends, false)
+		return out
+	}
+	p.roots, p.singles = pick(vd.Whole), pick(vd.Above)
+	return p
+}
+
+// partialAX fetches the AX node of every kept node with getPartialAXTree
+// (fetchRelatives off: a row's siblings are the other 4,999 rows),
+// documents in order. A node whose AX parent has no DOM node of its own (a
+// select's popup, a slot of a details element's built-in shadow tree) is
+// then fetched again with its relatives, which brings that parent in.
+// (Accessibility.queryAXTree would fetch a whole subtree in one call, but
+// crashed Chromium 156's renderer on a page still loading: 1 run in 5.)
+func (t *Tab) partialAX(plans []axPlan, p *parts) [][]domsnap.AXNode {
+	start := time.Now()
+	out := make([][]domsnap.AXNode, len(plans))
+	calls := 0
+	for d, plan := range plans {
+		calls += len(plan.nodes)
+		nodes := t.fetchAX(plan.nodes, axNode)
 		for round := 0; round < 3; round++ {
 			orphans := orphanBackends(nodes)
 			if len(orphans) == 0 {
 				break
 			}
 			calls += len(orphans)
-			nodes = mergeAX(nodes, t.fetchAX(orphans, true))
+			nodes = mergeAX(nodes, t.fetchAX(orphans, axRelatives))
 		}
 		out[d] = convertAX(nodes)
 	}
-	p.time(fmt.Sprintf("Accessibility.getPartialAXTree (%d nodes)", calls), start)
+	p.time(fmt.Sprintf("AX of kept nodes (%d queries)", calls), start)
 	return out
 }
 
+// What fetchAX asks for each node.
+const (
+	axNode      = iota // the node itself
+	axRelatives        // the node, its ancestors, siblings and children
+)
+
 // fetchAX runs getPartialAXTree on each node concurrently; the results keep
 // the nodes' order, each AX node once.
-func (t *Tab) fetchAX(backends []int64, relatives bool) []*accessibility.Node {
+func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
 	got := make([][]*accessibility.Node, len(backends))
 	sem := make(chan struct{}, axConcurrency)
 	var wg sync.WaitGroup
@@ -488,7 +526,7 @@ func (t *Tab) fetchAX(backends []int64, relatives bool) []*accessibility.Node {
 			defer func() { <-sem }()
 			_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
 				r, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
-					BackendNodeID: cdp.BackendNodeID(b), FetchRelatives: new(relatives)})
+					BackendNodeID: cdp.BackendNodeID(b), FetchRelatives: new(what == axRelatives)})
 				if err == nil {
 					got[i] = r.Nodes
 				}
@@ -534,47 +572,72 @@ func orphanBackends(nodes []*accessibility.Node) []int64 {
 	return out
 }
 
-// viewListeners finds the click-like listeners of every kept element: one
-// DOMDebugger.getEventListeners (depth 0) each, so nothing outside the
-// viewport is walked. Listeners belong to the world that added them, so
-// the handles are the main world's (DOM.resolveNode), not the pass's.
-func (t *Tab) viewListeners(docs []domsnap.Document, p *parts) {
+// viewListeners finds the click-like listeners of the kept nodes without
+// walking what lies outside: DOMDebugger.getEventListeners with depth -1
+// (pierce) on each whole kept subtree, depth 0 on each node above them.
+// Listeners belong to the world that added them, so the handles are the
+// main world's (DOM.resolveNode), not the pass's.
+func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, p *parts) {
 	start := time.Now()
-	var flat []*domsnap.Node
+	byBackend := map[int64]*domsnap.Node{}
 	for d := range docs {
 		for i := range docs[d].Nodes {
-			if n := &docs[d].Nodes[i]; n.Backend != 0 && (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) {
-				flat = append(flat, n)
+			if n := &docs[d].Nodes[i]; n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode {
+				byBackend[n.Backend] = n
 			}
 		}
 	}
-	types := make([][]string, len(flat))
+	type ask struct {
+		backend int64
+		depth   int64
+	}
+	var asks []ask
+	for _, plan := range plans {
+		for _, b := range plan.roots {
+			asks = append(asks, ask{b, -1})
+		}
+		for _, b := range plan.singles {
+			if byBackend[b] != nil {
+				asks = append(asks, ask{b, 0})
+			}
+		}
+	}
+	found := map[int64][]string{}
 	var failed error
 	var mu sync.Mutex
 	sem := make(chan struct{}, axConcurrency)
 	var wg sync.WaitGroup
-	for k, n := range flat {
+	for _, a := range asks {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			err := t.call("listeners of kept nodes", func(ctx context.Context) error {
-				obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ObjectGroup: listenerGroup})
+				obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
 				if err != nil {
 					return err
 				}
 				if obj.Object == nil || obj.Object.ObjectID == "" {
 					return nil
 				}
-				r, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: obj.Object.ObjectID, Depth: new(int64(0))})
+				r, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+					ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(a.depth != 0)})
 				if err != nil {
 					return err
 				}
+				mu.Lock()
+				defer mu.Unlock()
 				for _, l := range r.Listeners {
-					if l != nil && clickTypes[l.Type] && !slices.Contains(types[k], l.Type) {
-						types[k] = append(types[k], l.Type)
+					if l == nil || !clickTypes[l.Type] {
+						continue
+					}
+					id := int64(l.BackendNodeID)
+					if id == 0 {
+						id = a.backend
+					}
+					if !slices.Contains(found[id], l.Type) {
+						found[id] = append(found[id], l.Type)
 					}
 				}
-				slices.Sort(types[k])
 				return nil
 			})
 			if err != nil {
@@ -589,14 +652,15 @@ func (t *Tab) viewListeners(docs []domsnap.Document, p *parts) {
 		_, err := chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		return err
 	})
-	step := fmt.Sprintf("listeners of %d kept elements", len(flat))
+	step := fmt.Sprintf("listeners of kept nodes (%d queries)", len(asks))
 	if failed != nil {
 		step += " (failed: " + failed.Error() + ")"
 	}
-	for k, ts := range types {
-		if len(ts) > 0 {
-			flat[k].Listeners = ts
-			flat[k].Clickable = true
+	for id, types := range found {
+		if n := byBackend[id]; n != nil {
+			slices.Sort(types)
+			n.Listeners = types
+			n.Clickable = true
 		}
 	}
 	p.time(step, start)

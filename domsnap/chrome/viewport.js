@@ -7,7 +7,9 @@
 // page's and untrusted; Go checks the shape.
 (margin, step, maxKept, styleProps) => {
   const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {} };
-  const maxProbes = 1500;
+  // Hit-test probes cost from tens of microseconds to a millisecond each
+  // (deep inline layouts): they are bounded in number and time.
+  const maxProbes = 400, maxProbeMS = 60;
   let clock = performance.now();
   const phase = name => { const now = performance.now(); out.phases[name] = (out.phases[name] || 0) + (now - clock); clock = now; };
   const nodes = [];
@@ -200,12 +202,16 @@
         if (rect[i]) {
           const [s, vals] = styleOf(el);
           o.layout = { bounds: box(rect[i]), style: s };
-          // Boxes in normal flow paint in tree order; a positioned box (and
-          // all inside it) may paint out of it, so probes look there.
+          // Positioned and translucent boxes paint as units (layers), after
+          // the normal flow of the layer they sit in, in tree order. A
+          // z-index, or the top layer (a modal dialog, an open popover),
+          // takes a layer out of tree order: probes look there.
           if (vals[7] !== 'static' || vals[2] !== '1') o.layerRoot = true;
-          if (vals[7] !== 'static') {
+          const top = el.matches(':modal, :popover-open');
+          if (vals[9] !== 'auto' || top) {
+            o.layerRoot = true;
             stacked = true;
-            if (vals[7] !== 'relative') areas.push(rect[i]);
+            if (vals[7] !== 'relative' && vals[7] !== 'static' || top) areas.push(rect[i]);
           }
           if (vals[5] !== 'visible' || vals[6] !== 'visible') {
             o.layout.client = [el.clientLeft, el.clientTop, el.clientWidth, el.clientHeight];
@@ -222,12 +228,15 @@
       if (o.layout && (el === doc.documentElement || o.layerRoot)) layer[me] = me;
       delete o.layerRoot;
       if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && rect[i]) frames.push([el, me]);
-      // Children in tree order: the shadow root, then child nodes.
+      // Children in tree order: the shadow root, then child nodes. The
+      // subtree is whole when nothing rendered in it was left out.
       let cur = null, after = -1;
+      let whole = el.tagName !== 'IFRAME' && el.tagName !== 'FRAME' && el.tagName !== 'OBJECT' && el.tagName !== 'EMBED';
       const kid = c => {
         const j = index.get(c);
         if (j === undefined) return;
-        if (keep[j]) { walkOut(j, me, stacked); cur = null; after = outOf[j]; return; }
+        if (keep[j]) { whole = walkOut(j, me, stacked) && whole; cur = null; after = outOf[j]; return; }
+        if (c.nodeType === 11 || c.nodeType === 1 && rect[j]) whole = false;
         if (!rect[j] || c.nodeType !== 1) return;
         const dir = dirOf(rect[j], W, H);
         let role = roleOf(c);
@@ -256,7 +265,7 @@
           const rs = range.getClientRects();
           if (!rs.length) continue;
           const b = range.getBoundingClientRect();
-          if (!inView(b, W, H)) continue;
+          if (!inView(b, W, H)) { whole = false; continue; }
           const frags = [];
           for (const r of rs) if (r.width || r.height) frags.push(box(r));
           const v = c.nodeValue.length > 10000 ? c.nodeValue.slice(0, 10000) : c.nodeValue;
@@ -267,8 +276,21 @@
           kid(c);
         }
       }
+      complete[me] = whole;
+      return whole;
     };
+    const complete = [];
     walkOut(0, -1, false);
+    // Listeners of a whole subtree come in one query; the nodes above
+    // them one at a time.
+    d.whole = [];
+    d.above = [];
+    for (let k = 0; k < d.nodes.length; k++) {
+      const p = d.nodes[k].parent;
+      if (p >= 0 && complete[p]) continue;
+      if (complete[k] && d.nodes[k].type !== 11) d.whole.push(k);
+      else if (d.nodes[k].type !== 11) d.above.push(k);
+    }
     // A run with nothing to count and no text would fuse to nothing.
     d.elided = d.elided.filter(r => Object.keys(r.roles).length || r.roots.some(e => e.textContent.trim() !== ''));
     for (const r of d.elided) { delete r.kind; delete r.roots; }
@@ -281,8 +303,9 @@
     // to hundreds of microseconds each, so they are bounded.
     const before = new Map(); // out index -> out indexes painted before it
     let probes = 0;
+    const probeDeadline = performance.now() + maxProbeMS;
     const probe = (x, y) => {
-      if (x < 0 || y < 0 || x >= W || y >= H || probes >= maxProbes) return;
+      if (x < 0 || y < 0 || x >= W || y >= H || probes >= maxProbes || performance.now() > probeDeadline) return;
       probes++;
       const stack = doc.elementsFromPoint(x, y);
       let above = -1;
@@ -299,11 +322,12 @@
       }
     };
     const centre = r => probe(Math.min(Math.max(r.left + r.width / 2, 0), W - 1), Math.min(Math.max(r.top + r.height / 2, 0), H - 1));
-    for (const i of probeEls) centre(rect[i]);
+    for (const r of areas) centre(r);
     for (const r of areas) {
       const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, W), y0 = Math.max(r.top, 0), y1 = Math.min(r.bottom, H);
       for (let y = y0 + step / 2; y < y1; y += step) for (let x = x0 + step / 2; x < x1; x += step) probe(x, y);
     }
+    for (const i of probeEls) centre(rect[i]);
     out.probes += probes;
     const order = new Int32Array(d.nodes.length);
     const state = new Uint8Array(d.nodes.length); // 0 new, 1 visiting, 2 done
