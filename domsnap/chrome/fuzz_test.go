@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/domsnapshot"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -88,5 +89,50 @@ func FuzzCDPResults(f *testing.F) {
 		for _, mode := range []string{fuse.ModeFused, fuse.ModeAX} {
 			fuse.Snapshot(c, fuse.Options{Mode: mode})
 		}
+	})
+}
+
+// FuzzViewportResult feeds arbitrary viewport-pass results (the page's
+// JSON, backend and loader ids) through conversion, assembly and the pure
+// pipeline: an error or a valid capture that fuses, never a panic.
+func FuzzViewportResult(f *testing.F) {
+	f.Add([]byte(`{"docs":[{"url":"http://a/","width":800,"height":600,"owner":-1,"parentDoc":-1,"base":0,
+"styles":[["block","visible","1","auto","auto","visible","visible","static"]],
+"nodes":[{"parent":-1,"type":9,"name":"#document"},{"parent":0,"type":1,"name":"HTML","layout":{"bounds":[0,0,800,600],"style":0}},
+{"parent":1,"type":1,"name":"BUTTON","attrs":["id","b"],"clickable":true,"layout":{"bounds":[8,8,60,20],"style":0,"paintOrder":2}},
+{"parent":2,"type":3,"name":"#text","value":"Pay","layout":{"bounds":[10,10,30,16],"style":0,"fragments":[[10,10,30,16]]}}],
+"elided":[{"parent":1,"after":2,"dir":"below","role":"row","nodes":40,"roles":{"row":20,"link":20}}],"whole":[2],"above":[0,1]}]}`), 4, []byte(`{"nodes":[{"nodeId":"1","role":{"type":"role","value":"RootWebArea"},"childIds":["2"],"backendDOMNodeId":1},{"nodeId":"2","parentId":"1","role":{"type":"role","value":"button"},"backendDOMNodeId":3}]}`))
+	f.Fuzz(func(t *testing.T, passJSON []byte, nodes int, axJSON []byte) {
+		var res viewResult
+		var tree accessibility.GetFullAXTreeResult
+		if jsonv2.Unmarshal(passJSON, &res) != nil || jsonv2.Unmarshal(axJSON, &tree) != nil || nodes < 0 || nodes > 1000 {
+			return
+		}
+		backends := make([]int64, nodes)
+		loaders := make([]string, nodes)
+		for i := range backends {
+			backends[i], loaders[i] = int64(i+1), "L"
+		}
+		frames := []frameInfo{{id: "F", url: "http://a/", loader: "L"}}
+		docs, frameOf, err := viewDocuments(&res, backends, loaders, frames, "T")
+		if err != nil {
+			return
+		}
+		for d := range docs {
+			planOf(&res.Docs[d], &docs[d])
+		}
+		p := newParts("T", frames)
+		p.docs = docs
+		p.viewAX = map[string][]domsnap.AXNode{}
+		for d := range docs {
+			p.viewAX[frameOf[d]] = convertAX(tree.Nodes)
+		}
+		c, err := assemble(frames, p)
+		if err != nil || c.Validate() != nil {
+			return
+		}
+		c.Mode = CaptureViewport
+		fuse.Snapshot(c, fuse.Options{})
+		fuse.Snapshot(c, fuse.Options{Offscreen: fuse.OffscreenDrop, MaxTokens: 300})
 	})
 }
