@@ -182,3 +182,20 @@ func TestActRefusesAChangedElement(t *testing.T) {
 		t.Error("the changed element was clicked")
 	}
 }
+
+// TestActScrollByWheel: `act scroll` turns the wheel; the long table moves
+// and the rows seen first collapse above. On a page of 7,000 elements the
+// snapshot is a viewport capture, and a ref scrolled out of it still
+// resolves (act looks for it in a full capture) and scrolls back into view.
+func TestActScrollByWheel(t *testing.T) {
+	endpoint, snap := attachedURL(t, servePage(t, "big.html"), `heading "Inventory"`)
+	first := refOf(t, snap, `link "Item 0"`)
+	out := mustCLI(t, "act", "--cdp", endpoint, "scroll", "down")
+	if !strings.Contains(out, "collapsed: above") || strings.Contains(out, `link "Item 0"`) {
+		t.Fatalf("scroll down did not move the table:\n%s", out)
+	}
+	out = mustCLI(t, "act", "--cdp", endpoint, "scrollto", first)
+	if !strings.Contains(out, `link "Item 0" [ref=`+first+`]`) {
+		t.Fatalf("scrollto %s did not bring the first row back:\n%s", first, out)
+	}
+}

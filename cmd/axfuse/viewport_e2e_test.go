@@ -120,6 +120,10 @@ func TestViewportCaptureAgreesOnTestPages(t *testing.T) {
 		name := filepath.Base(p)
 		t.Run(name, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+name, 0) })
 	}
+	// Scrolled into the middle of long pages: runs above and below.
+	for _, name := range []string{"big.html", "shop.html", "lists.html"} {
+		t.Run(name+"/scrolled", func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+name, 1500) })
+	}
 }
 
 // TestViewportCaptureAgreesOnTheCorpus: every page of ../shared/corpus.

@@ -240,12 +240,22 @@ func (t *Tab) Checked(n Node) (bool, error) {
 	return on, err
 }
 
+// wheelEvent is Input.dispatchMouseEvent for a wheel: Chrome wants deltaX
+// and deltaY both present, and cdproto's params leave a zero out.
+type wheelEvent struct {
+	Type   string  `json:"type"`
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	DeltaX float64 `json:"deltaX"`
+	DeltaY float64 `json:"deltaY"`
+}
+
+var dispatchWheel = cdp.Command[wheelEvent, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
+
 // Wheel scrolls with the mouse wheel at (x, y) by dy CSS px.
 func (t *Tab) Wheel(x, y, dy float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-			Type: input.DispatchMouseEventTypeMouseWheel, X: x, Y: y, DeltaY: dy,
-		})
+		_, err := chromedp.Call(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaY: dy})
 		return err
 	})
 }
