@@ -66,9 +66,12 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	start = time.Now()
 	yaml := YAML(t.Roots)
 	timings = append(timings, timing("serialize", start))
-	start = time.Now()
-	tokens := CountTokens(yaml)
-	timings = append(timings, timing("tokens", start))
+	tokens := -1
+	if !opts.SkipTokenCount {
+		start = time.Now()
+		tokens = CountTokens(yaml)
+		timings = append(timings, timing("tokens", start))
+	}
 	elements := t.Elements
 	if elements == nil {
 		elements = []Element{}

@@ -17,7 +17,8 @@ import (
 	"math"
 
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
@@ -25,7 +26,7 @@ import (
 
 // Capture takes a PNG of the viewport of the tab behind ctx.
 func Capture(ctx context.Context) ([]byte, error) {
-	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	res, err := chrome.Do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 	if err != nil {
 		return nil, fmt.Errorf("Page.captureScreenshot: %w", err)
 	}

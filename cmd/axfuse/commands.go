@@ -187,7 +187,13 @@ func (cfg *config) captureOptions() chrome.CaptureOptions {
 
 func (cfg *config) fuseOptions() fuse.Options {
 	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth,
-		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
+		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope",
+		SkipTokenCount: !cfg.countsTokens()}
+}
+
+// countsTokens: the JSON output carries stats.tokens, and a budget counts.
+func (cfg *config) countsTokens() bool {
+	return cfg.format == "json" || cfg.maxTokens > 0 || cfg.cmd == "bench" || cfg.cmd == "batch" || cfg.cmd == "mcp"
 }
 
 // find searches the whole fused tree of a page or a recorded capture.
@@ -285,7 +291,8 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 	}
 	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
 		if page == "" {
-			tab, err := b.CurrentTab()
+			// Observing only: a lean session, no domains enabled.
+			tab, err := b.CurrentTabLean()
 			if err != nil {
 				return err
 			}

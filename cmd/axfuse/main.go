@@ -164,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.stderr = stderr
-	if cfg.from == "" && args[0] != "capture" {
+	if cfg.from == "" && cfg.countsTokens() {
 		fuse.WarmTokenizer() // while the browser answers
 	}
 	return command(ctx, cfg, stdout)

@@ -16,6 +16,9 @@ import (
 
 // TargetID is the browser's id of the tab (stable while the tab lives).
 func (t *Tab) TargetID() string {
+	if t.target != "" {
+		return t.target
+	}
 	if c := chromedp.FromContext(t.ctx); c != nil && c.Target != nil {
 		return string(c.Target.TargetID)
 	}
@@ -28,14 +31,14 @@ func (t *Tab) TargetID() string {
 func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 	var backend int64
 	err := t.callIn(session, "DOM.getNodeForLocation", func(ctx context.Context) error {
-		m, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+		m, err := do(ctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return err
 		}
 		if lv := m.CSSLayoutViewport; lv != nil {
 			x, y = x+lv.PageX, y+lv.PageY
 		}
-		res, err := chromedp.Call(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
+		res, err := do(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
 		backend = int64(res.BackendNodeID)
 		return err
 	})
@@ -53,7 +56,7 @@ type Node struct {
 // frames around it).
 func (t *Tab) ScrollIntoView(n Node) error {
 	return t.callIn(t.sessionFor(n.Frame), "DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
+		_, err := do(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }
@@ -87,7 +90,7 @@ func (t *Tab) Click(x, y float64, count int) error {
 	for c := 1; c <= count; c++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
 			err := t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-				_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 					Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: int64(c),
 				})
 				return err
@@ -103,7 +106,7 @@ func (t *Tab) Click(x, y float64, count int) error {
 // Hover moves the mouse to (x, y).
 func (t *Tab) Hover(x, y float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y})
+		_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y})
 		return err
 	})
 }
@@ -111,7 +114,7 @@ func (t *Tab) Hover(x, y float64) error {
 // InsertText types text into the focused element, as an IME would.
 func (t *Tab) InsertText(text string) error {
 	return t.input("Input.insertText", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text})
+		_, err := do(ctx, input.InsertText, input.InsertTextParams{Text: text})
 		return err
 	})
 }
@@ -173,7 +176,7 @@ func (t *Tab) Settle(max time.Duration) {
 func (t *Tab) callOn(step string, n Node, fn string, args ...any) ([]byte, error) {
 	var out []byte
 	err := t.callIn(t.sessionFor(n.Frame), step, func(ctx context.Context) error {
-		obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
+		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		if err != nil {
 			return err
 		}
@@ -188,7 +191,7 @@ func (t *Tab) callOn(step string, n Node, fn string, args ...any) ([]byte, error
 			}
 			cargs = append(cargs, &runtime.CallArgument{Value: v})
 		}
-		res, err := chromedp.Call(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		res, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs, ReturnByValue: new(true),
 		})
 		if err != nil {
@@ -255,7 +258,7 @@ var dispatchWheel = cdp.Command[wheelEvent, cdp.Empty]{Method: input.CommandDisp
 // Wheel scrolls with the mouse wheel at (x, y) by dy CSS px.
 func (t *Tab) Wheel(x, y, dy float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaY: dy})
+		_, err := do(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaY: dy})
 		return err
 	})
 }
@@ -264,7 +267,7 @@ func (t *Tab) Wheel(x, y, dy float64) error {
 func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
 	ev := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
 		return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-			_, err := chromedp.Call(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
 			})
 			return err
@@ -290,7 +293,7 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
 // the page's request is kept for OpenedFileChooser instead.
 func (t *Tab) InterceptFileChoosers() error {
 	return t.call("Page.setInterceptFileChooserDialog", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true})
+		_, err := do(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true})
 		return err
 	})
 }
@@ -302,7 +305,7 @@ func (t *Tab) OpenedFileChooser() *FileChooser { return t.chooser.Load() }
 // machine).
 func (t *Tab) SetFiles(n Node, files []string) error {
 	return t.callIn(t.sessionFor(n.Frame), "DOM.setFileInputFiles", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
+		_, err := do(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }

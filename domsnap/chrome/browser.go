@@ -186,6 +186,8 @@ type Tab struct {
 	worldMu     sync.Mutex
 	world       runtime.ExecutionContextID
 	worldLoader string
+	// target is the tab's target id when its session is a lean one.
+	target string
 }
 
 // ErrConnectionClosed is returned when the connection to the browser ends
@@ -319,11 +321,11 @@ func (t *Tab) init(setViewport bool) error {
 	err := bounded(t.browser.opts.callTimeout(), func() error {
 		if !setViewport {
 			// An attached tab keeps whatever viewport its owner gave it.
-			_, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+			_, err := do(ctx, page.GetFrameTree, cdp.Empty{})
 			return err
 		}
 		o := t.browser.opts
-		_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		_, err := do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: int64(o.Width), Height: int64(o.Height), DeviceScaleFactor: o.Scale,
 		})
 		return err
@@ -378,7 +380,7 @@ func (t *Tab) OpenDialog() *Dialog { return t.dialog.Load() }
 // AnswerDialog accepts or dismisses the open dialog (text for a prompt).
 func (t *Tab) AnswerDialog(accept bool, text string) error {
 	err := t.call("Page.handleJavaScriptDialog", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
+		_, err := do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
 		return err
 	})
 	if err == nil {
@@ -474,7 +476,7 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 func (t *Tab) Back() error {
 	var want string
 	err := t.call("navigate back", func(ctx context.Context) error {
-		h, err := chromedp.Call(ctx, page.GetNavigationHistory, cdp.Empty{})
+		h, err := do(ctx, page.GetNavigationHistory, cdp.Empty{})
 		if err != nil {
 			return err
 		}
@@ -483,7 +485,7 @@ func (t *Tab) Back() error {
 		}
 		prev := h.Entries[h.CurrentIndex-1]
 		want = prev.URL
-		_, err = chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID})
+		_, err = do(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID})
 		return err
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package chrome
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/domsnapshot"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/axfuse/axfuse/domsnap"
 )
@@ -48,7 +49,7 @@ type frameInfo struct {
 func (t *Tab) frameTree(ctx context.Context) ([]frameInfo, error) {
 	var out []frameInfo
 	err := t.callIn(ctx, "Page.getFrameTree", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+		res, err := do(ctx, page.GetFrameTree, cdp.Empty{})
 		if err != nil {
 			return err
 		}
@@ -164,7 +165,7 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 func (t *Tab) captureSnapshot(ctx context.Context, p *parts) error {
 	start := time.Now()
 	return t.callIn(ctx, "DOMSnapshot.captureSnapshot", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
+		res, err := do(ctx, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
 			ComputedStyles:    domsnap.StyleProperties,
 			IncludePaintOrder: new(true),
 			IncludeDOMRects:   new(true),
@@ -181,7 +182,7 @@ func (t *Tab) captureSnapshot(ctx context.Context, p *parts) error {
 func (t *Tab) layoutMetrics(p *parts) error {
 	start := time.Now()
 	err := t.call("Page.getLayoutMetrics", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, page.GetLayoutMetrics, cdp.Empty{})
+		res, err := do(ctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return err
 		}
@@ -194,11 +195,15 @@ func (t *Tab) layoutMetrics(p *parts) error {
 	// devicePixelRatio comes from the page, which may lie; it only scales
 	// screenshots, never geometry, which stays in CSS px.
 	_ = t.call("read devicePixelRatio", func(ctx context.Context) error {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`))
-		if err == nil && v > 0 && v <= 16 {
+		r, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.devicePixelRatio`, ReturnByValue: new(true)})
+		if err != nil {
+			return err
+		}
+		var v float64
+		if r.Result != nil && json.Unmarshal(r.Result.Value, &v) == nil && v > 0 && v <= 16 {
 			p.dpr = v
 		}
-		return err
+		return nil
 	})
 	p.time("Page.getLayoutMetrics", start)
 	return nil
@@ -210,7 +215,7 @@ func (t *Tab) axTrees(ctx context.Context, p *parts, wg *sync.WaitGroup) {
 		wg.Go(func() {
 			start := time.Now()
 			err := t.callIn(ctx, "Accessibility.getFullAXTree", func(ctx context.Context) error {
-				res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: cdp.FrameID(f.id)})
+				res, err := do(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: cdp.FrameID(f.id)})
 				if err != nil {
 					return err
 				}

@@ -145,7 +145,7 @@ func (t *Tab) captureFrameTarget(in *target.Info, follow bool, kept map[int64]bo
 	}
 	var owner int64
 	err := t.callIn(parent.ctx, "DOM.getFrameOwner", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(id)})
+		res, err := do(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(id)})
 		owner = int64(res.BackendNodeID)
 		return err
 	})
@@ -197,10 +197,12 @@ func (t *Tab) attach(id string) (*session, error) {
 	if s := t.sessionOf(id); s != nil && s.ctx.Err() == nil {
 		return s, nil
 	}
-	ctx, cancel := chromedp.NewContext(t.ctx, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
+	// Under a lean tab, the frame's session is chromedp's all the same.
+	parent := context.WithValue(t.ctx, leanKey{}, (*leanSession)(nil))
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
 	// chromedp ties the session's life to the context of its first call.
 	err := bounded(t.browser.opts.callTimeout(), func() error {
-		_, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+		_, err := do(ctx, page.GetFrameTree, cdp.Empty{})
 		return err
 	})
 	if err != nil {
@@ -364,7 +366,7 @@ func (t *Tab) HitTest(x, y float64) (Hit, error) {
 // own frame's viewport: where the inner frame's viewport starts.
 func (t *Tab) contentOrigin(ctx context.Context, backend int64) (x, y float64, err error) {
 	err = t.callIn(ctx, "DOM.getBoxModel", func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: cdp.BackendNodeID(backend)})
+		res, err := do(ctx, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: cdp.BackendNodeID(backend)})
 		if err != nil {
 			return err
 		}

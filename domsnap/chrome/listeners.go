@@ -9,7 +9,6 @@ import (
 
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 )
 
 // clickTypes are the listener types that make an element a click target.
@@ -30,15 +29,15 @@ func (t *Tab) discoverListeners(ctx context.Context, p *parts) {
 	start := time.Now()
 	var found map[int64][]string
 	err := t.callIn(ctx, "listener discovery", func(ctx context.Context) error {
-		doc, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ObjectGroup: listenerGroup, Silent: new(true)})
+		doc, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ObjectGroup: listenerGroup, Silent: new(true)})
 		if err != nil {
 			return err
 		}
-		defer chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
+		defer do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		if doc.Result == nil || doc.Result.ObjectID == "" {
 			return fmt.Errorf("no document object")
 		}
-		res, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+		res, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
 			ObjectID: doc.Result.ObjectID, Depth: new(int64(-1)), Pierce: new(true),
 		})
 		if err != nil {
@@ -82,7 +81,7 @@ func clickListeners(ls []*domdebugger.EventListener) map[int64][]string {
 func (t *Tab) evaluateDeep(step, expr string, depth int64, commandLine bool) ([]byte, error) {
 	var out []byte
 	err := t.call(step, func(ctx context.Context) error {
-		res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
+		res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
 			Expression:            expr,
 			IncludeCommandLineAPI: &commandLine,
 			Silent:                new(true),

@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/axfuse/axfuse/domsnap"
 )
@@ -274,7 +273,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 				return err
 			}
 			depth := int64(2)
-			res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{
+			res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
 				Expression: expr, ContextID: world, Silent: new(true),
 				SerializationOptions: &runtime.SerializationOptions{
 					Serialization:        "deep",
@@ -356,7 +355,7 @@ func (t *Tab) isolatedWorld(ctx context.Context, f frameInfo) (runtime.Execution
 	if t.world != 0 && t.worldLoader == f.loader {
 		return t.world, nil
 	}
-	r, err := chromedp.Call(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(f.id), WorldName: "axfuse"})
+	r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(f.id), WorldName: "axfuse"})
 	if err != nil {
 		return 0, fmt.Errorf("Page.createIsolatedWorld: %w", err)
 	}
@@ -525,7 +524,7 @@ func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
-				r, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
+				r, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
 					BackendNodeID: cdp.BackendNodeID(b), FetchRelatives: new(what == axRelatives)})
 				if err == nil {
 					got[i] = r.Nodes
@@ -612,14 +611,14 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, p *parts) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			err := t.call("listeners of kept nodes", func(ctx context.Context) error {
-				obj, err := chromedp.Call(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
+				obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
 				if err != nil {
 					return err
 				}
 				if obj.Object == nil || obj.Object.ObjectID == "" {
 					return nil
 				}
-				r, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+				r, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
 					ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(a.depth != 0)})
 				if err != nil {
 					return err
@@ -649,7 +648,7 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, p *parts) {
 	}
 	wg.Wait()
 	_ = t.call("release listener handles", func(ctx context.Context) error {
-		_, err := chromedp.Call(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
+		_, err := do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		return err
 	})
 	step := fmt.Sprintf("listeners of kept nodes (%d queries)", len(asks))

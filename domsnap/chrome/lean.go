@@ -1,0 +1,195 @@
+package chrome
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// A lean session talks to one page target over a websocket of its own
+// (ws://HOST/devtools/page/ID) with no domain enabled and no events kept.
+// chromedp's attach enables eleven domains one round trip at a time (DOM
+// and CSS among them: 25 ms on a small page, up to 190 ms on a long one)
+// before the first command; a one-shot observation needs none of them.
+// Commands of the tab go through do, which picks the lean session when the
+// context carries one.
+
+// leanKey marks a context whose commands go to a lean session; a nil value
+// (an out-of-process frame's chromedp session under a lean tab) means none.
+type leanKey struct{}
+
+// do runs a command on the session of ctx: a lean one, or chromedp's.
+func do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, error) {
+	if s, ok := ctx.Value(leanKey{}).(*leanSession); ok && s != nil {
+		return cdp.Call(ctx, s, cmd, params)
+	}
+	return chromedp.Call(ctx, cmd, params)
+}
+
+// Do runs a command on a tab's context (Tab.Context), for the other
+// package that talks to the browser (screenshot).
+func Do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, error) {
+	return do(ctx, cmd, params)
+}
+
+type leanSession struct {
+	conn    *remote.Conn
+	next    atomic.Int64
+	mu      sync.Mutex
+	waiting map[int64]chan *cdproto.Message
+	closed  chan struct{}
+	err     error // why closed closed
+	once    sync.Once
+}
+
+func dialLean(ctx context.Context, wsURL string) (*leanSession, error) {
+	conn, err := remote.DialContext(ctx, wsURL)
+	if err != nil {
+		return nil, err
+	}
+	s := &leanSession{conn: conn, waiting: map[int64]chan *cdproto.Message{}, closed: make(chan struct{})}
+	go s.read()
+	return s, nil
+}
+
+// read hands each answer to its caller; events are dropped (no domain is
+// enabled, so few come).
+func (s *leanSession) read() {
+	for {
+		msg := new(cdproto.Message)
+		if err := s.conn.Read(context.Background(), msg); err != nil {
+			s.close(fmt.Errorf("%w: %v", ErrConnectionClosed, err))
+			return
+		}
+		if msg.ID == 0 {
+			continue
+		}
+		s.mu.Lock()
+		ch := s.waiting[msg.ID]
+		delete(s.waiting, msg.ID)
+		s.mu.Unlock()
+		if ch != nil {
+			ch <- msg
+		}
+	}
+}
+
+func (s *leanSession) close(why error) {
+	s.once.Do(func() {
+		s.err = why
+		close(s.closed)
+		s.conn.Close()
+	})
+}
+
+// Call sends one command and waits for its answer, the context's end, or
+// the connection's.
+func (s *leanSession) Call(ctx context.Context, method string, params, result any) error {
+	buf, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
+	if err != nil {
+		return err
+	}
+	id := s.next.Add(1)
+	ch := make(chan *cdproto.Message, 1)
+	s.mu.Lock()
+	s.waiting[id] = ch
+	s.mu.Unlock()
+	forget := func() {
+		s.mu.Lock()
+		delete(s.waiting, id)
+		s.mu.Unlock()
+	}
+	if err := s.conn.Write(ctx, &cdproto.Message{ID: id, Method: cdproto.MethodType(method), Params: buf}); err != nil {
+		forget()
+		return err
+	}
+	select {
+	case msg := <-ch:
+		if msg.Error != nil {
+			return msg.Error
+		}
+		if result == nil || len(msg.Result) == 0 {
+			return nil
+		}
+		return jsonv2.Unmarshal(msg.Result, result, chromedp.DefaultUnmarshalOptions)
+	case <-ctx.Done():
+		forget()
+		return ctx.Err()
+	case <-s.closed:
+		return s.err
+	}
+}
+
+// Subscribe gives a closed channel: a lean session keeps no events.
+func (s *leanSession) Subscribe(string) (<-chan jsonv2.Value, func()) {
+	ch := make(chan jsonv2.Value)
+	close(ch)
+	return ch, func() {}
+}
+
+// pageSocket is the websocket address of a page target on the browser an
+// endpoint names (http://host:port or ws://host:port/devtools/browser/...).
+func pageSocket(endpoint, id string) (string, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("endpoint %q: no host", endpoint)
+	}
+	scheme := "ws"
+	if u.Scheme == "https" || u.Scheme == "wss" {
+		scheme = "wss"
+	}
+	if strings.ContainsAny(id, "/?#") {
+		return "", errors.New("the browser gave a malformed target id")
+	}
+	return scheme + "://" + u.Host + "/devtools/page/" + id, nil
+}
+
+// CurrentTabLean is CurrentTab for one-shot observations (snapshot, find,
+// locate, capture): a lean session on the tab, dialled directly, with no
+// domain enabled. It sees no events: no dialogs, no network activity, no
+// crash notice (a dead connection still ends every call). An attached
+// browser only.
+func (b *Browser) CurrentTabLean() (*Tab, error) {
+	if b.opts.Endpoint == "" {
+		return b.CurrentTab()
+	}
+	infos, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("listing tabs: %w", err)
+	}
+	id, ok := pickPage(infos)
+	if !ok {
+		return nil, errors.New("the browser has no page tab to snapshot: give a URL")
+	}
+	ws, err := pageSocket(b.opts.Endpoint, string(id))
+	if err != nil {
+		return nil, err
+	}
+	dctx, cancelDial := context.WithTimeout(b.ctx, b.opts.callTimeout())
+	s, err := dialLean(dctx, ws)
+	cancelDial()
+	if err != nil {
+		return nil, fmt.Errorf("attaching to the tab: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(b.ctx, leanKey{}, s))
+	t := newTab(ctx, func() { cancel(); s.close(ErrConnectionClosed) }, b)
+	t.target = string(id)
+	go func() {
+		select {
+		case <-s.closed:
+			t.setGone(s.err)
+		case <-ctx.Done():
+		}
+	}()
+	return t, nil
+}
