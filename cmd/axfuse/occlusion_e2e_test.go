@@ -106,12 +106,8 @@ func checkAgreement(t *testing.T, b *chrome.Browser, url string, minimum float64
 // TestOcclusionAgreesWithTheBrowser: on every test page and the demo page.
 func TestOcclusionAgreesWithTheBrowser(t *testing.T) {
 	b := openBrowser(t)
-	pages, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pages", "*.html"))
-	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("..", "..", "testdata", "pages"))))
-	defer srv.Close()
-	for _, p := range pages {
-		name := filepath.Base(p)
-		t.Run(name, func(t *testing.T) { checkAgreement(t, b, srv.URL+"/"+name, 0.99) })
+	for _, p := range testPages(t) {
+		t.Run(p.path, func(t *testing.T) { checkAgreement(t, b, p.url, 0.99) })
 	}
 	demo, err := serveDemo()
 	if err != nil {
@@ -134,8 +130,27 @@ func corpusDir(t *testing.T) string {
 	return dir
 }
 
-// TestOcclusionAgreesOnTheCorpus: every page of ../shared/corpus.
-func TestOcclusionAgreesOnTheCorpus(t *testing.T) {
+// testPages serves testdata/pages on loopback and lists its pages.
+func testPages(t *testing.T) []corpusPage {
+	t.Helper()
+	dir := filepath.Join("..", "..", "testdata", "pages")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.html"))
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	var out []corpusPage
+	for _, f := range files {
+		out = append(out, corpusPage{filepath.Base(f), srv.URL + "/" + filepath.Base(f)})
+	}
+	return out
+}
+
+// corpusPage is one page of a corpus: its path there and its URL.
+type corpusPage struct{ path, url string }
+
+// corpusPages serves ../shared/corpus on loopback and lists its pages
+// (not under -short: the corpus takes minutes).
+func corpusPages(t *testing.T) []corpusPage {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short")
 	}
@@ -145,14 +160,24 @@ func TestOcclusionAgreesOnTheCorpus(t *testing.T) {
 	if err != nil || json.Unmarshal(raw, &pages) != nil {
 		t.Fatalf("reading pages.json: %v", err)
 	}
-	b := openBrowser(t)
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	var out []corpusPage
+	for _, p := range pages {
+		out = append(out, corpusPage{p.Path, srv.URL + "/" + p.Path})
+	}
+	return out
+}
+
+// TestOcclusionAgreesOnTheCorpus: every page of ../shared/corpus.
+func TestOcclusionAgreesOnTheCorpus(t *testing.T) {
+	pages := corpusPages(t)
+	b := openBrowser(t)
 	// Every page must reach 99%, and the corpus as a whole too.
 	agree, total := 0, 0
 	for _, p := range pages {
-		t.Run(p.Path, func(t *testing.T) {
-			a, n := checkAgreement(t, b, srv.URL+"/"+p.Path, 0.99)
+		t.Run(p.path, func(t *testing.T) {
+			a, n := checkAgreement(t, b, p.url, 0.99)
 			agree, total = agree+a, total+n
 		})
 	}

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,35 +108,21 @@ func checkViewportAgrees(t *testing.T, b *chrome.Browser, url string, scrollY in
 // demo page, at the top and scrolled.
 func TestViewportCaptureAgreesOnTestPages(t *testing.T) {
 	b := openBrowser(t)
-	pages, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pages", "*.html"))
-	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("..", "..", "testdata", "pages"))))
-	defer srv.Close()
-	for _, p := range pages {
-		name := filepath.Base(p)
-		t.Run(name, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+name, 0) })
-	}
-	// Scrolled into the middle of long pages: runs above and below.
-	for _, name := range []string{"big.html", "shop.html", "lists.html"} {
-		t.Run(name+"/scrolled", func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+name, 1500) })
+	for _, p := range testPages(t) {
+		t.Run(p.path, func(t *testing.T) { checkViewportAgrees(t, b, p.url, 0) })
+		// Scrolled into the middle of long pages: runs above and below.
+		if p.path == "big.html" || p.path == "shop.html" || p.path == "lists.html" {
+			t.Run(p.path+"/scrolled", func(t *testing.T) { checkViewportAgrees(t, b, p.url, 1500) })
+		}
 	}
 }
 
 // TestViewportCaptureAgreesOnTheCorpus: every page of ../shared/corpus.
 func TestViewportCaptureAgreesOnTheCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
-	}
-	dir := corpusDir(t)
-	var pages []struct{ Path string }
-	raw, err := os.ReadFile(filepath.Join(dir, "pages.json"))
-	if err != nil || json.Unmarshal(raw, &pages) != nil {
-		t.Fatalf("reading pages.json: %v", err)
-	}
+	pages := corpusPages(t)
 	b := openBrowser(t)
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
 	for _, p := range pages {
-		t.Run(p.Path, func(t *testing.T) { checkViewportAgrees(t, b, srv.URL+"/"+p.Path, 0) })
+		t.Run(p.path, func(t *testing.T) { checkViewportAgrees(t, b, p.url, 0) })
 	}
 }
 

@@ -263,13 +263,9 @@ func (b *Browser) NewTab() (*Tab, error) {
 // CurrentTab attaches to the browser's current page tab without navigating
 // it; closing the Tab detaches and leaves the page open.
 func (b *Browser) CurrentTab() (*Tab, error) {
-	infos, err := chromedp.Targets(b.ctx)
+	id, err := b.currentPage()
 	if err != nil {
-		return nil, fmt.Errorf("listing tabs: %w", err)
-	}
-	id, ok := pickPage(infos)
-	if !ok {
-		return nil, errors.New("the browser has no page tab to snapshot: give a URL")
+		return nil, err
 	}
 	ctx, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
 	t := newTab(ctx, cancelTab, b)
@@ -278,6 +274,19 @@ func (b *Browser) CurrentTab() (*Tab, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// currentPage is the target id of the tab CurrentTab attaches to.
+func (b *Browser) currentPage() (target.ID, error) {
+	infos, err := chromedp.Targets(b.ctx)
+	if err != nil {
+		return "", fmt.Errorf("listing tabs: %w", err)
+	}
+	id, ok := pickPage(infos)
+	if !ok {
+		return "", errors.New("the browser has no page tab to snapshot: give a URL")
+	}
+	return id, nil
 }
 
 // pickPage prefers an attached (in-use) page, then any page; DevTools and

@@ -25,10 +25,16 @@ var errDocumentChanged = errors.New("the page navigated during the capture")
 // changes identity (navigation) mid-capture it retries once, then fails;
 // parts of two documents are never fused.
 func (t *Tab) Capture() (*domsnap.Capture, error) {
+	return retryOnNavigation(t.captureOnce)
+}
+
+// retryOnNavigation runs a capture, once more if the document changed
+// under it.
+func retryOnNavigation(capture func() (*domsnap.Capture, error)) (*domsnap.Capture, error) {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		var c *domsnap.Capture
-		c, err = t.captureOnce()
+		c, err = capture()
 		if err == nil {
 			return c, nil
 		}
@@ -37,6 +43,33 @@ func (t *Tab) Capture() (*domsnap.Capture, error) {
 		}
 	}
 	return nil, fmt.Errorf("capture failed twice: %w; wait for the page to settle and try again", err)
+}
+
+// parallel runs f(0..n-1) with at most limit at once and waits for all.
+func parallel(n, limit int, f func(i int)) {
+	sem := make(chan struct{}, limit)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f(i)
+		})
+	}
+	wg.Wait()
+}
+
+// sameDocument fails with errDocumentChanged when the top-level document
+// is no longer the one before lists first.
+func (t *Tab) sameDocument(before []frameInfo) error {
+	after, err := t.frameTree(t.ctx)
+	if err != nil {
+		return err
+	}
+	if after[0].loader != before[0].loader || after[0].id != before[0].id {
+		return errDocumentChanged
+	}
+	return nil
 }
 
 // frameInfo is one frame of Page.getFrameTree.
@@ -113,14 +146,25 @@ func (p *parts) time(step string, start time.Time) {
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 
+// begin starts a capture: the frames as they are now (the top document
+// they name must still be there at the end) and the parts to fill.
+func (t *Tab) begin() (before []frameInfo, p *parts, err error) {
+	start := time.Now()
+	before, err = t.frameTree(t.ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = newParts(t.TargetID(), before)
+	p.time("Page.getFrameTree", start)
+	return before, p, nil
+}
+
 func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 	start := time.Now()
-	before, err := t.frameTree(t.ctx)
+	before, p, err := t.begin()
 	if err != nil {
 		return nil, err
 	}
-	p := newParts(t.TargetID(), before)
-	p.time("Page.getFrameTree", start)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
@@ -142,23 +186,27 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 	if err := <-errs; err != nil {
 		return nil, err
 	}
+	return t.finish(before, p, sub, start, "capture", func(*domsnap.Capture) {})
+}
 
-	after, err := t.frameTree(t.ctx)
-	if err != nil {
+// finish ends a capture: the top document must be the one it began with;
+// the parts become a capture, out-of-process frames are stitched in (and
+// routed for acting), and the whole is validated. adjust sets what the
+// kind of capture knows better.
+func (t *Tab) finish(before []frameInfo, p *parts, sub []*parts, start time.Time, step string, adjust func(*domsnap.Capture)) (*domsnap.Capture, error) {
+	if err := t.sameDocument(before); err != nil {
 		return nil, err
-	}
-	if after[0].loader != before[0].loader || after[0].id != before[0].id {
-		return nil, errDocumentChanged
 	}
 	c, err := assemble(before, p)
 	if err != nil {
 		return nil, err
 	}
+	adjust(c)
 	t.routes.Store(stitch(c, p, sub, t.sessions()))
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
 	}
-	c.Timings = append(p.timings, domsnap.Timing{Step: "capture", MS: msSince(start)})
+	c.Timings = append(p.timings, domsnap.Timing{Step: step, MS: msSince(start)})
 	return c, nil
 }
 

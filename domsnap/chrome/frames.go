@@ -99,16 +99,7 @@ func (t *Tab) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 	for depth := 1; len(level) > 0; depth++ {
 		follow := depth <= t.frameDepth()
 		got := make([]*parts, len(level))
-		sem := make(chan struct{}, frameConcurrency)
-		var wg sync.WaitGroup
-		for i, in := range level {
-			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				got[i] = t.captureFrameTarget(in, follow, kept)
-			})
-		}
-		wg.Wait()
+		parallel(len(level), frameConcurrency, func(i int) { got[i] = t.captureFrameTarget(level[i], follow, kept) })
 		for _, g := range got {
 			if g != nil {
 				out = append(out, g)

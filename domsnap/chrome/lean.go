@@ -163,13 +163,9 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 	if b.opts.Endpoint == "" {
 		return b.CurrentTab()
 	}
-	infos, err := chromedp.Targets(b.ctx)
+	id, err := b.currentPage()
 	if err != nil {
-		return nil, fmt.Errorf("listing tabs: %w", err)
-	}
-	id, ok := pickPage(infos)
-	if !ok {
-		return nil, errors.New("the browser has no page tab to snapshot: give a URL")
+		return nil, err
 	}
 	ws, err := pageSocket(b.opts.Endpoint, string(id))
 	if err != nil {

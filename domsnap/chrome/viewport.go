@@ -78,26 +78,16 @@ func (t *Tab) CaptureWith(o CaptureOptions) (*domsnap.Capture, error) {
 	if o.Mode == "" || o.Mode == CaptureFull {
 		return t.Capture()
 	}
-	var err error
-	for attempt := 0; attempt < 2; attempt++ {
-		var c *domsnap.Capture
-		c, err = t.captureViewport(o)
-		var fb errFallBack
-		if errors.As(err, &fb) {
-			c, err = t.Capture()
-			if c != nil {
-				c.Timings = append(c.Timings, domsnap.Timing{Step: "full capture taken: " + fb.why})
-			}
-			return c, err
-		}
-		if err == nil {
-			return c, nil
-		}
-		if !errors.Is(err, errDocumentChanged) {
-			return nil, err
-		}
+	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o) })
+	var fb errFallBack
+	if !errors.As(err, &fb) {
+		return c, err
 	}
-	return nil, fmt.Errorf("capture failed twice: %w; wait for the page to settle and try again", err)
+	c, err = t.Capture()
+	if c != nil {
+		c.Timings = append(c.Timings, domsnap.Timing{Step: "full capture taken: " + fb.why})
+	}
+	return c, err
 }
 
 // viewDoc is one document as the viewport pass describes it.
@@ -177,19 +167,17 @@ type serializedNode struct {
 
 func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	start := time.Now()
-	before, err := t.frameTree(t.ctx)
+	before, p, err := t.begin()
 	if err != nil {
 		return nil, err
 	}
-	p := newParts(t.TargetID(), before)
-	p.time("Page.getFrameTree", start)
 	minElements := 0
 	if o.Mode == CaptureAuto {
 		minElements = AutoMinElements
 	}
 	res, backends, loaders, err := t.viewportPass(before[0], o.Margin, minElements, p)
 	if err != nil {
-		if now, ferr := t.frameTree(t.ctx); ferr == nil && now[0].loader != before[0].loader {
+		if errors.Is(t.sameDocument(before), errDocumentChanged) {
 			return nil, errDocumentChanged
 		}
 		return nil, err
@@ -225,31 +213,16 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	if err := <-errs; err != nil {
 		return nil, err
 	}
-	after, err := t.frameTree(t.ctx)
-	if err != nil {
-		return nil, err
-	}
-	if after[0].loader != before[0].loader || after[0].id != before[0].id {
-		return nil, errDocumentChanged
-	}
 	p.docs = docs
 	p.viewAX = map[string][]domsnap.AXNode{}
 	for d := range docs {
 		p.viewAX[frameOf[d]] = ax[d]
 	}
-	c, err := assemble(before, p)
-	if err != nil {
-		return nil, err
-	}
-	c.Mode = CaptureViewport
-	// The pass read scroll offsets in the same task as the boxes: they match.
-	c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
-	t.routes.Store(stitch(c, p, sub, t.sessions()))
-	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
-	}
-	c.Timings = append(p.timings, domsnap.Timing{Step: "capture (viewport)", MS: msSince(start)})
-	return c, nil
+	return t.finish(before, p, sub, start, "capture (viewport)", func(c *domsnap.Capture) {
+		c.Mode = CaptureViewport
+		// The pass read scroll offsets in the same task as the boxes.
+		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
+	})
 }
 
 // viewportPass runs the pass in the frame's isolated world and returns its
@@ -517,23 +490,16 @@ const (
 // the nodes' order, each AX node once.
 func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
 	got := make([][]*accessibility.Node, len(backends))
-	sem := make(chan struct{}, axConcurrency)
-	var wg sync.WaitGroup
-	for i, b := range backends {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
-				r, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
-					BackendNodeID: cdp.BackendNodeID(b), FetchRelatives: new(what == axRelatives)})
-				if err == nil {
-					got[i] = r.Nodes
-				}
-				return err
-			})
+	parallel(len(backends), axConcurrency, func(i int) {
+		_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
+			r, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
+				BackendNodeID: cdp.BackendNodeID(backends[i]), FetchRelatives: new(what == axRelatives)})
+			if err == nil {
+				got[i] = r.Nodes
+			}
+			return err
 		})
-	}
-	wg.Wait()
+	})
 	var all []*accessibility.Node
 	for _, ns := range got {
 		all = mergeAX(all, ns)
@@ -604,49 +570,43 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, p *parts) {
 	found := map[int64][]string{}
 	var failed error
 	var mu sync.Mutex
-	sem := make(chan struct{}, axConcurrency)
-	var wg sync.WaitGroup
-	for _, a := range asks {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			err := t.call("listeners of kept nodes", func(ctx context.Context) error {
-				obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
-				if err != nil {
-					return err
-				}
-				if obj.Object == nil || obj.Object.ObjectID == "" {
-					return nil
-				}
-				r, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
-					ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(a.depth != 0)})
-				if err != nil {
-					return err
-				}
-				mu.Lock()
-				defer mu.Unlock()
-				for _, l := range r.Listeners {
-					if l == nil || !clickTypes[l.Type] {
-						continue
-					}
-					id := int64(l.BackendNodeID)
-					if id == 0 {
-						id = a.backend
-					}
-					if !slices.Contains(found[id], l.Type) {
-						found[id] = append(found[id], l.Type)
-					}
-				}
-				return nil
-			})
+	parallel(len(asks), axConcurrency, func(k int) {
+		a := asks[k]
+		err := t.call("listeners of kept nodes", func(ctx context.Context) error {
+			obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
 			if err != nil {
-				mu.Lock()
-				failed = err
-				mu.Unlock()
+				return err
 			}
+			if obj.Object == nil || obj.Object.ObjectID == "" {
+				return nil
+			}
+			r, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+				ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(a.depth != 0)})
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, l := range r.Listeners {
+				if l == nil || !clickTypes[l.Type] {
+					continue
+				}
+				id := int64(l.BackendNodeID)
+				if id == 0 {
+					id = a.backend
+				}
+				if !slices.Contains(found[id], l.Type) {
+					found[id] = append(found[id], l.Type)
+				}
+			}
+			return nil
 		})
-	}
-	wg.Wait()
+		if err != nil {
+			mu.Lock()
+			failed = err
+			mu.Unlock()
+		}
+	})
 	_ = t.call("release listener handles", func(ctx context.Context) error {
 		_, err := do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		return err
