@@ -5,10 +5,12 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/o200k"
 	"github.com/axfuse/axfuse/layout"
 )
 
@@ -66,12 +68,9 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	start = time.Now()
 	yaml := YAML(t.Roots)
 	timings = append(timings, timing("serialize", start))
-	tokens := -1
-	if !opts.SkipTokenCount {
-		start = time.Now()
-		tokens = CountTokens(yaml)
-		timings = append(timings, timing("tokens", start))
-	}
+	start = time.Now()
+	tokens := CountTokens(yaml)
+	timings = append(timings, timing("tokens", start))
 	elements := t.Elements
 	if elements == nil {
 		elements = []Element{}
@@ -110,17 +109,17 @@ var (
 	codec     tokenizer.Codec
 )
 
-func loadCodec() { codec, _ = tokenizer.Get(tokenizer.O200kBase) }
-
-// WarmTokenizer loads the o200k tables (tens of milliseconds) in the
-// background, so that a process that will count tokens can do it while it
-// waits on the browser.
-func WarmTokenizer() { go codecOnce.Do(loadCodec) }
-
-// CountTokens counts o200k tokens (GPT-4o's encoding), or -1 when the
-// tokenizer is unavailable.
+// CountTokens counts o200k tokens (GPT-4o's encoding), or -1 when it
+// cannot. internal/o200k counts without building a vocabulary map first
+// (tiktoken-go's takes about 25 ms at each process start); text that is not
+// valid UTF-8 goes to tiktoken-go, which repairs it as it always has.
 func CountTokens(s string) int {
-	codecOnce.Do(loadCodec)
+	if utf8.ValidString(s) {
+		if n, ok := o200k.Count(s); ok {
+			return n
+		}
+	}
+	codecOnce.Do(func() { codec, _ = tokenizer.Get(tokenizer.O200kBase) })
 	if codec == nil {
 		return -1
 	}

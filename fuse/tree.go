@@ -142,10 +142,6 @@ type Options struct {
 	// FindHint tells, in the budget's last note, how to reach what was left
 	// out (the CLI's and the MCP server's words differ).
 	FindHint string
-	// SkipTokenCount leaves Stats.Tokens at -1: counting loads a
-	// 200,000-entry vocabulary first (about 40 ms), which a one-shot
-	// printout of the YAML does not need.
-	SkipTokenCount bool
 }
 
 // build runs the join and prune pass: the full tree, every node still in

@@ -187,13 +187,7 @@ func (cfg *config) captureOptions() chrome.CaptureOptions {
 
 func (cfg *config) fuseOptions() fuse.Options {
 	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth,
-		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope",
-		SkipTokenCount: !cfg.countsTokens()}
-}
-
-// countsTokens: the JSON output carries stats.tokens, and a budget counts.
-func (cfg *config) countsTokens() bool {
-	return cfg.format == "json" || cfg.maxTokens > 0 || cfg.cmd == "bench" || cfg.cmd == "batch" || cfg.cmd == "mcp"
+		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
 }
 
 // find searches the whole fused tree of a page or a recorded capture.

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap/chrome"
-	"github.com/axfuse/axfuse/fuse"
 )
 
 const usage = `axfuse turns a live Chrome page into the observation an agent reads.
@@ -164,9 +163,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	cfg.stderr = stderr
-	if cfg.from == "" && cfg.countsTokens() {
-		fuse.WarmTokenizer() // while the browser answers
-	}
 	return command(ctx, cfg, stdout)
 }
 
