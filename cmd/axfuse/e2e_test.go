@@ -33,10 +33,10 @@ func needChromium(t *testing.T) string {
 	t.Helper()
 	p, err := chrome.FindBrowser("")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and no Chromium: %v", err)
+		if underCI() {
+			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
 		}
-		t.Skipf("no Chromium (install Debian's chromium; under CI=true this fails): %v", err)
+		t.Skipf("no Chromium (install Debian's chromium; under CI this fails): %v", err)
 	}
 	return p
 }
