@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -63,6 +64,22 @@ func agreement(t *testing.T, tab *chrome.Tab) (agree, total int, misses []string
 	return agree, total, misses
 }
 
+// openPageTab opens url in a new tab of b, closed when the test ends; a
+// page whose load event never comes but whose document is parsed is used
+// as it is.
+func openPageTab(t *testing.T, b *chrome.Browser, url string, wait time.Duration) *chrome.Tab {
+	t.Helper()
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tab.Close)
+	if err := tab.Navigate(url, wait); err != nil && !errors.Is(err, chrome.ErrStillLoading) {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 func openBrowser(t *testing.T) *chrome.Browser {
 	t.Helper()
 	needChromium(t)
@@ -78,14 +95,7 @@ func openBrowser(t *testing.T) *chrome.Browser {
 // returns the counts for pooling.
 func checkAgreement(t *testing.T, b *chrome.Browser, url string, minimum float64) (agree, total int) {
 	t.Helper()
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(url, 300*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	tab := openPageTab(t, b, url, 300*time.Millisecond)
 	agree, total, misses := agreement(t, tab)
 	ratio := 1.0
 	if total > 0 {

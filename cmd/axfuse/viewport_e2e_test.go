@@ -73,14 +73,7 @@ func viewportDiff(full, view *fuse.Observation) string {
 
 func checkViewportAgrees(t *testing.T, b *chrome.Browser, url string, scrollY int) {
 	t.Helper()
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(url, 300*time.Millisecond); err != nil && !strings.Contains(err.Error(), "load event not fired") {
-		t.Fatal(err)
-	}
+	tab := openPageTab(t, b, url, 300*time.Millisecond)
 	if scrollY > 0 {
 		if err := tab.Wheel(640, 360, float64(scrollY)); err != nil {
 			t.Fatal(err)
@@ -139,14 +132,7 @@ Document.prototype.elementsFromPoint = () => [];
 JSON.stringify = () => '{"docs":[]}';
 Array.prototype.push = function () { return 0; };
 </script>`})
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(srv.URL+"/", 300*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
+	tab := openPageTab(t, b, srv.URL+"/", 300*time.Millisecond)
 	full, view, vc := bothCaptures(t, tab)
 	if d := viewportDiff(full, view); d != "" {
 		t.Errorf("patched page: viewport capture differs:\n%s", d)
@@ -169,13 +155,7 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 	}{{20, chrome.CaptureFull}, {1000, chrome.CaptureViewport}} {
 		rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, tc.rows)
 		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table>`})
-		tab, err := b.NewTab()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tab.Navigate(srv.URL+"/", 100*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
+		tab := openPageTab(t, b, srv.URL+"/", 100*time.Millisecond)
 		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureAuto})
 		tab.Close()
 		if err != nil {
@@ -193,14 +173,7 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 // its one target is the known difference.
 func TestViewportCaptureAgreesInFrames(t *testing.T) {
 	b := openBrowser(t)
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
-	if err := tab.Navigate(serveFrames(t), time.Second); err != nil {
-		t.Fatal(err)
-	}
+	tab := openPageTab(t, b, serveFrames(t), time.Second)
 	full, view, _ := bothCaptures(t, tab)
 	var closed []string
 	kept := full.Elements[:0:0]
