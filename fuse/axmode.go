@@ -27,19 +27,20 @@ func (b *builder) emitAX(fd *frameData, i int, sc scope) []*Node {
 		if !b.axInteresting(ax, sc.insideControl) {
 			return nil
 		}
-		return []*Node{b.axNode(fd, ax, dom)}
+		return []*Node{b.axNode(fd, i, dom)}
 	}
 	inner := sc
 	inner.insideControl = sc.insideControl || index.IsControlRole(ax.Role)
 	if !b.axInteresting(ax, sc.insideControl) {
 		return b.children(fd, i, dom, inner)
 	}
-	n := b.axNode(fd, ax, dom) // before the children: refs in document order
+	n := b.axNode(fd, i, dom) // before the children: refs in document order
 	n.Children = b.children(fd, i, dom, inner)
 	return []*Node{n}
 }
 
-func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
+func (b *builder) axNode(fd *frameData, i, dom int) *Node {
+	ax := &fd.f.AXNodes[i]
 	if ax.Role == "StaticText" {
 		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}
 	}
@@ -52,7 +53,7 @@ func (b *builder) axNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
 	}
 	focusable, _ := ax.Prop("focusable")
 	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})
-	b.markTarget(n, fd, ax.Backend, dom, reasons, scope{})
+	b.markTarget(n, fd, i, dom, reasons, scope{})
 	return n
 }
 

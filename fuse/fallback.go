@@ -19,8 +19,14 @@ type Region struct {
 	Ref    string     `json:"ref,omitempty"`
 }
 
-// pixelTags are elements whose content is pixels, not nodes.
-var pixelTags = map[string]bool{"CANVAS": true, "svg": true, "IMG": true, "VIDEO": true, "EMBED": true, "OBJECT": true}
+// pixelTag: elements whose content is pixels, not nodes.
+func pixelTag(name string) bool {
+	switch name {
+	case "CANVAS", "svg", "IMG", "VIDEO", "EMBED", "OBJECT":
+		return true
+	}
+	return false
+}
 
 // regions finds the visible, uncovered targets that have no accessible
 // content: an interactive canvas (WebGL included), svg, img, video, embed or
@@ -36,20 +42,20 @@ func (v *view) regions() []Region {
 		}
 		facts := v.b.facts(fd)
 		for i := range v.c.Documents[d].Nodes {
-			n := &v.c.Documents[d].Nodes[i]
-			if n.Type != domsnap.ElementNode {
+			if facts.kinds[i]&(isElement|mayPaint) != isElement|mayPaint {
 				continue
 			}
+			n := &v.c.Documents[d].Nodes[i]
 			if n.ContentDocument == 0 && n.Name == "IFRAME" {
 				if r, ok := v.uncapturedFrame(d, i); ok {
 					out = append(out, r)
 				}
 				continue
 			}
-			if !pixelTags[n.Name] {
+			if !pixelTag(n.Name) {
 				continue
 			}
-			why := pixelTarget(n, facts.cursorStart[i])
+			why := pixelTarget(n, facts.has(i, cursorStart))
 			if why == "" && n.Name == "CANVAS" {
 				why = v.canvasHost(fd, d, i)
 			}
@@ -152,7 +158,7 @@ func (v *view) canvasHost(fd *frameData, d, i int) string {
 		if nodes[k].Name == "BODY" || nodes[k].Name == "HTML" {
 			return ""
 		}
-		why := pixelTarget(&nodes[k], facts.cursorStart[k])
+		why := pixelTarget(&nodes[k], facts.has(k, cursorStart))
 		if why == "" {
 			continue
 		}
@@ -190,11 +196,11 @@ func (v *view) largePainted(d, i int) string {
 			return ""
 		}
 	}
-	dg := &v.g.Docs[d]
-	if i >= len(dg.Boxes) || !dg.HasBox[i] {
+	box, ok := v.g.Box(d, i)
+	if !ok {
 		return ""
 	}
-	own := layout.Intersect(dg.Boxes[i], v.g.ViewportBox(0))
+	own := layout.Intersect(box, v.g.ViewportBox(0))
 	vp := v.g.Viewport.Width * v.g.Viewport.Height
 	if vp <= 0 || own.W*own.H < largeShare*vp {
 		return ""

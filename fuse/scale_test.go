@@ -196,7 +196,8 @@ func domNodes(c *domsnap.Capture) int {
 // BenchmarkPipeline runs every pure stage after the capture (layout, paint
 // order, fuse, refs, serialize) on tables of about 1k, 10k and 100k DOM
 // nodes, and reports nodes per second and bytes allocated and peak live
-// heap per node.
+// heap per node. The pipeline runs on one goroutine: measure it on one
+// core too (-cpu 1), where the garbage collector shares that core.
 func BenchmarkPipeline(b *testing.B) {
 	for _, rows := range []int{80, 900, 9090} {
 		c := scaledTable(b, rows)

@@ -102,7 +102,7 @@ func (t *Tree) Find(q Query) []Match {
 			walk(n.Children, append(path, line))
 		}
 	}
-	walk(t.Full, nil)
+	walk(t.Full(), nil)
 	return out
 }
 

@@ -9,16 +9,26 @@ import (
 	"github.com/axfuse/axfuse/index"
 )
 
-// wrapperRoles are dropped when unnamed, their children promoted.
-var wrapperRoles = map[string]bool{
-	"generic": true, "none": true, "presentation": true, "LabelText": true,
-	"Section": true, "LayoutTable": true, "LayoutTableRow": true,
-	"LayoutTableCell": true, "Pre": true, "Abbr": true, "Ruby": true, "MenuListPopup": true,
-	"sectionheader": false, "Canvas": false,
+// wrapperRole: roles dropped when unnamed, their children promoted
+// (sectionheader and Canvas are not).
+func wrapperRole(role string) bool {
+	switch role {
+	case "generic", "none", "presentation", "LabelText", "Section", "LayoutTable", "LayoutTableRow",
+		"LayoutTableCell", "Pre", "Abbr", "Ruby", "MenuListPopup":
+		return true
+	}
+	return false
 }
 
-// leafRoles print no children: text fields hold their value, not a tree.
-var leafRoles = map[string]bool{"textbox": true, "searchbox": true, "spinbutton": true, "slider": true, "progressbar": true, "meter": true, "separator": true, "scrollbar": true}
+// leafRole: roles that print no children: text fields hold their value,
+// not a tree.
+func leafRole(role string) bool {
+	switch role {
+	case "textbox", "searchbox", "spinbutton", "slider", "progressbar", "meter", "separator", "scrollbar":
+		return true
+	}
+	return false
+}
 
 // hiddenIgnored are AX ignored reasons that mean "not perceivable": such
 // nodes never become role-less targets either.
@@ -55,83 +65,181 @@ func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Sign
 	if dom < 0 {
 		return s
 	}
-	n := &b.c.Documents[fd.doc].Nodes[dom]
-	s.Tag = strings.ToLower(n.Name)
-	s.Root = n.Type == domsnap.DocumentNode || s.Tag == "html" || s.Tag == "body"
-	if n.Type != domsnap.ElementNode {
+	// The node itself is read only for what is rare: the facts hold the
+	// rest in compact form.
+	f := b.facts(fd)
+	kind := f.kinds[dom]
+	s.Tag = f.tags[dom]
+	s.Root = kind&isDocument != 0 || s.Tag == "html" || s.Tag == "body"
+	if kind&isElement == 0 {
 		return s
 	}
+	n := &b.c.Documents[fd.doc].Nodes[dom]
 	if s.Role == "link" && !s.HasHref {
 		_, s.HasHref = n.Attr("href")
 	}
-	s.Listeners = n.Listeners
-	s.Clickable = n.Clickable && !nativeClickable[s.Tag]
-	f := b.facts(fd)
-	s.AppRoot, s.CursorStart, s.Delegated = f.appRoot[dom], f.cursorStart[dom], f.delegated[dom]
+	if kind&hasListeners != 0 {
+		s.Listeners = n.Listeners
+	}
+	s.Clickable = kind&isClickable != 0 && !nativeClickable[s.Tag]
+	s.AppRoot, s.CursorStart, s.Delegated = f.has(dom, appRoot), f.has(dom, cursorStart), f.has(dom, delegated)
 	s.Label = s.Tag == "label" && b.wrapsHiddenControl(fd, dom)
-	s.Scrollable = f.scroll[dom] != ""
+	s.Scrollable = f.has(dom, scrolls)
 	return s
 }
 
-// domFacts are per-document DOM signals that need the tree around a node.
+// domFacts are per-document DOM signals that need the tree around a node,
+// one byte of bits per node (the scroll states, rare, by node), and a
+// compact copy of what signals reads of every node: its kind and tag.
 type domFacts struct {
-	cursorStart []bool   // cursor: pointer where the parent's is not
-	appRoot     []bool   // a click listener serving three or more targets below
-	delegated   []bool   // below an app root, or below a root with a click listener
-	scroll      []string // "[scroll: 0% ↓ 2.1 screens]" for scrollable containers
+	bits   []uint8
+	scroll map[int]string // "scroll: 0% ↓ 2.1 screens" for scrollable containers
+	kinds  []uint8
+	tags   []string // lower-case node names
+}
+
+// Node kinds, one bit each.
+const (
+	isElement uint8 = 1 << iota
+	isDocument
+	isClickable  // DOMSnapshot's isClickable
+	hasListeners // some listener
+	ownsDocument // an iframe's document is in the capture
+	mayPaint     // an iframe or pixelTag element: maybe a region (fallback.go)
+)
+
+// DOM facts, one bit each.
+const (
+	cursorStart uint8 = 1 << iota // cursor: pointer where the parent's is not
+	appRoot                       // a click listener serving three or more targets below
+	delegated                     // below an app root, or below a root with a click listener
+	pointer                       // computed cursor is pointer
+	scrolls                       // has a scroll state
+	// While the facts are worked out: a likely target (targetSignal), a
+	// click listener, the document root (isRoot).
+	signal
+	listens
+	root
+)
+
+func (f *domFacts) has(i int, bit uint8) bool { return f.bits[i]&bit != 0 }
+
+// scrollOf is node i's scroll state, "" for none.
+func (f *domFacts) scrollOf(i int) string {
+	if !f.has(i, scrolls) {
+		return ""
+	}
+	return f.scroll[i]
 }
 
 // minDelegated is how many targets below an element make its click
 // listener a delegated one.
 const minDelegated = 3
 
+// facts works out the document's DOM facts: one pass over the nodes, then
+// two over compact copies of what the others need (parents, bits).
 func (b *builder) facts(fd *frameData) *domFacts {
 	if fd.facts != nil {
 		return fd.facts
 	}
 	doc := &b.c.Documents[fd.doc]
 	n := len(doc.Nodes)
-	f := &domFacts{cursorStart: make([]bool, n), appRoot: make([]bool, n), delegated: make([]bool, n), scroll: make([]string, n)}
-	cursor := make([]bool, n) // computed cursor is pointer
-	below := make([]int, n)   // target signals in the subtree, self excluded
+	f := &domFacts{bits: make([]uint8, n), scroll: map[int]string{}, kinds: make([]uint8, n), tags: make([]string, n)}
+	below := make([]int, n) // target signals in the subtree, self excluded
+	parents := make([]int32, n)
 	for i := range doc.Nodes {
 		node := &doc.Nodes[i]
-		if node.Type != domsnap.ElementNode || node.Layout == nil || node.Layout.Style < 0 {
-			if p := node.Parent; p >= 0 {
-				cursor[i] = cursor[p]
-			}
-			continue
-		}
-		st := doc.Styles[node.Layout.Style]
-		cursor[i] = st.Cursor == "pointer"
-		parentPointer := node.Parent >= 0 && cursor[node.Parent]
-		f.cursorStart[i] = cursor[i] && !parentPointer && b.g.IsVisible(fd.doc, i)
-		f.scroll[i] = scrollState(node, st)
-	}
-	for i := range doc.Nodes {
-		below[i] = doc.Nodes[i].ElidedTargets
+		below[i], parents[i] = node.ElidedTargets, node.Parent
+		f.bits[i] = b.ownFacts(fd, node, i, f)
+		f.kinds[i], f.tags[i] = kindOf(node), b.lower(node.Name)
 	}
 	for i := n - 1; i > 0; i-- {
-		if p := doc.Nodes[i].Parent; p >= 0 {
+		if p := parents[i]; p >= 0 {
 			below[p] += below[i]
-			if targetSignal(&doc.Nodes[i], f.cursorStart[i]) {
+			if f.has(i, signal) {
 				below[p]++
 			}
 		}
 	}
-	for i := range doc.Nodes {
-		node := &doc.Nodes[i]
-		listens := hasClick(node.Listeners)
-		root := node.Type == domsnap.DocumentNode || node.Name == "HTML" || node.Name == "BODY"
-		f.appRoot[i] = listens && !root && below[i] >= minDelegated
-		if p := node.Parent; p >= 0 {
-			pn := &doc.Nodes[p]
-			pRoot := pn.Type == domsnap.DocumentNode || pn.Name == "HTML" || pn.Name == "BODY"
-			f.delegated[i] = f.delegated[p] || f.appRoot[p] || pRoot && hasClick(pn.Listeners)
+	for i := range f.bits {
+		if f.has(i, listens) && !f.has(i, root) && below[i] >= minDelegated {
+			f.bits[i] |= appRoot
 		}
+		if p := int(parents[i]); p >= 0 && (f.has(p, delegated|appRoot) || f.bits[p]&(root|listens) == root|listens) {
+			f.bits[i] |= delegated
+		}
+	}
+	for i := range f.bits {
+		f.bits[i] &^= signal | listens | root
 	}
 	fd.facts = f
 	return f
+}
+
+// ownFacts are node i's own bits: its cursor (pointer inherited), scroll
+// state, and the signals the later passes read.
+func (b *builder) ownFacts(fd *frameData, node *domsnap.Node, i int, f *domFacts) uint8 {
+	var bits uint8
+	if hasClick(node.Listeners) {
+		bits |= listens
+	}
+	if isRoot(node) {
+		bits |= root
+	}
+	if node.Type != domsnap.ElementNode || node.Layout == nil || node.Layout.Style < 0 {
+		if p := node.Parent; p >= 0 {
+			bits |= f.bits[p] & pointer
+		}
+		if targetSignal(node, false) {
+			bits |= signal
+		}
+		return bits
+	}
+	doc := &b.c.Documents[fd.doc]
+	st := &doc.Styles[node.Layout.Style]
+	if st.Cursor == "pointer" {
+		bits |= pointer
+		parentPointer := node.Parent >= 0 && f.has(int(node.Parent), pointer)
+		if !parentPointer && b.g.IsVisible(fd.doc, i) {
+			bits |= cursorStart
+		}
+	}
+	if s := scrollState(node, st); s != "" {
+		bits |= scrolls
+		f.scroll[i] = s
+	}
+	if targetSignal(node, bits&cursorStart != 0) {
+		bits |= signal
+	}
+	return bits
+}
+
+func kindOf(n *domsnap.Node) uint8 {
+	var k uint8
+	switch n.Type {
+	case domsnap.ElementNode:
+		k |= isElement
+	case domsnap.DocumentNode:
+		k |= isDocument
+	}
+	if n.Clickable {
+		k |= isClickable
+	}
+	if len(n.Listeners) > 0 {
+		k |= hasListeners
+	}
+	if n.ContentDocument > 0 {
+		k |= ownsDocument
+	}
+	if n.Name == "IFRAME" || pixelTag(n.Name) {
+		k |= mayPaint
+	}
+	return k
+}
+
+// isRoot: the document, html or body, where a listener is a delegated one.
+func isRoot(n *domsnap.Node) bool {
+	return n.Type == domsnap.DocumentNode || n.Name == "HTML" || n.Name == "BODY"
 }
 
 func hasClick(types []string) bool {
@@ -167,7 +275,7 @@ func targetSignal(n *domsnap.Node, cursorStart bool) bool {
 
 // scrollState describes a container with content to scroll to, where it
 // stands and how much is left: "scroll: 0% ↓ 2.1 screens".
-func scrollState(n *domsnap.Node, st domsnap.Style) string {
+func scrollState(n *domsnap.Node, st *domsnap.Style) string {
 	l := n.Layout
 	if l.Client == nil || l.Scroll == nil || n.Name == "HTML" || n.Name == "BODY" {
 		return ""
@@ -278,7 +386,30 @@ func (b *builder) linkURL(fd *frameData, ax *domsnap.AXNode, dom int) string {
 }
 
 // stateOrder is the order states print in.
-var stateOrder = []string{"checked", "disabled", "expanded", "level", "pressed", "selected", "required", "readonly"}
+var stateOrder = [...]string{"checked", "disabled", "expanded", "level", "pressed", "selected", "required", "readonly"}
+
+// stateIndex is a state's place in stateOrder, -1 for other properties.
+func stateIndex(name string) int {
+	switch name {
+	case "checked":
+		return 0
+	case "disabled":
+		return 1
+	case "expanded":
+		return 2
+	case "level":
+		return 3
+	case "pressed":
+		return 4
+	case "selected":
+		return 5
+	case "required":
+		return 6
+	case "readonly":
+		return 7
+	}
+	return -1
+}
 
 // liveRegion: a live region is kept even as an unnamed wrapper, since
 // agents watch it for the result of their actions.
@@ -287,14 +418,25 @@ func liveRegion(ax *domsnap.AXNode) bool {
 	return v == "polite" || v == "assertive"
 }
 
+// states reads the node's properties in one pass (the first of a name
+// counts, as in Prop).
 func states(ax *domsnap.AXNode) []string {
-	var out []string
-	if liveRegion(ax) && !hasLiveRole(ax.Role) {
-		l, _ := ax.Prop("live")
-		out = append(out, "live="+l)
+	var vals [len(stateOrder)]string
+	var has [len(stateOrder)]bool
+	live, liveSeen := "", false
+	for _, p := range ax.Props {
+		if p.Name == "live" && !liveSeen {
+			live, liveSeen = p.Value, true
+		} else if k := stateIndex(p.Name); k >= 0 && !has[k] {
+			vals[k], has[k] = p.Value, true
+		}
 	}
-	for _, name := range stateOrder {
-		v, ok := ax.Prop(name)
+	var out []string
+	if (live == "polite" || live == "assertive") && !hasLiveRole(ax.Role) {
+		out = append(out, "live="+live)
+	}
+	for k, name := range stateOrder {
+		v, ok := vals[k], has[k]
 		if !ok {
 			continue
 		}
@@ -323,14 +465,13 @@ func hasLiveRole(role string) bool {
 	return false
 }
 
-// valueRoles print their current value.
-var valueRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "slider": true, "progressbar": true, "meter": true, "scrollbar": true}
-
+// value is the current value a control's line prints.
 func value(ax *domsnap.AXNode) string {
-	if !valueRoles[ax.Role] {
-		return ""
+	switch ax.Role {
+	case "textbox", "searchbox", "combobox", "spinbutton", "slider", "progressbar", "meter", "scrollbar":
+		return ax.Value
 	}
-	return ax.Value
+	return ""
 }
 
 // clean collapses whitespace runs to one space and trims.

@@ -64,6 +64,8 @@ type Node struct {
 	// elided is the run of a viewport capture this line stands for: what
 	// it counted, which way it lies (elided.go).
 	elided *domsnap.Elided
+	// fold stands for the lines below a node wholly off-screen (fold.go).
+	fold *fold
 }
 
 // where is a DOM node of the capture; the zero value is none.
@@ -75,6 +77,7 @@ type where struct {
 // target is an interactive element before it gets its ref.
 type target struct {
 	key     index.Key
+	ax      int // the AX node of the line, in its frame
 	reasons []string
 	tag     string
 }
@@ -111,7 +114,7 @@ type Counts struct {
 type Tree struct {
 	Mode     string
 	Roots    []*Node // what the agent sees
-	Full     []*Node // everything, off-screen and covered nodes included
+	full     []*Node // everything (Full), built on first use when folded
 	Elements []Element
 	Counts   Counts
 	// Regions are targets with no node: the reason to attach a screenshot.
@@ -145,14 +148,24 @@ type Options struct {
 }
 
 // build runs the join and prune pass: the full tree, every node still in
-// it (off-screen and covered ones too), interactive ones marked as targets.
-func build(c *domsnap.Capture, g *layout.Geometry, opts Options) ([]*Node, Counts, *builder) {
-	b := newBuilder(c, g, opts)
+// it (off-screen and covered ones too, unless folded), interactive ones
+// marked as targets, each node measured as its subtree is done.
+func (b *builder) build() []*Node {
 	var roots []*Node
 	if top := b.frameOfDoc(0); top != nil && len(top.f.AXNodes) > 0 {
 		roots = b.emitFrame(top, scope{})
 	}
-	return roots, b.counts, b
+	return roots
+}
+
+// settle measures finished lines and folds those wholly off-screen, as
+// soon as each is done: a long page's rows fold one by one.
+func (b *builder) settle(ns []*Node) []*Node {
+	for _, n := range ns {
+		b.v.measure(n)
+		b.maybeFold(n)
+	}
+	return ns
 }
 
 func countNodes(ns []*Node) int {
@@ -162,6 +175,9 @@ func countNodes(ns []*Node) int {
 			n += x.elided.Nodes
 			continue
 		}
+		if x.fold != nil {
+			n += x.fold.lines - 1 + x.fold.nodes
+		}
 		n += 1 + countNodes(x.Children)
 	}
 	return n
@@ -169,14 +185,18 @@ func countNodes(ns []*Node) int {
 
 // frameData indexes one frame's AX tree and its document.
 type frameData struct {
-	f      *domsnap.Frame
-	byID   axIDs
-	doc    int // index into Capture.Documents, -1 if none
-	dom    backendIndex
-	seen   []bool
-	kids   [][]int // DOM children, built on first need
-	roots  []int   // AX roots (no known parent)
-	loaded bool
+	f     *domsnap.Frame
+	byID  axIDs
+	doc   int // index into Capture.Documents, -1 if none
+	dom   backendIndex
+	seen  []bool
+	kids  [][]int // DOM children, built on first need
+	roots []int   // AX roots (no known parent)
+	// indexed: byID, roots, ignored and modal are there; loaded: the
+	// frame is in use, its ignored nodes counted and its DOM indexed.
+	indexed, loaded bool
+	ignored         int  // ignored AX nodes
+	modal           bool // an AX node of a modal dialog
 	// focusMemo caches ax mode's focusable-descendant answers.
 	focusMemo []int8
 	// axByBackend finds a DOM node's AX node, built on first need.
@@ -190,14 +210,27 @@ type frameData struct {
 type builder struct {
 	c      *domsnap.Capture
 	g      *layout.Geometry
+	v      *view // measures lines as they are done
 	opts   Options
 	axOnly bool
 	frames map[string]*frameData
 	counts Counts
+	// folding is on when the view will collapse what is off-screen;
+	// folded counts the folded nodes, free the lines ready for reuse.
+	folding   bool
+	folded    int
+	free      []*Node
+	freeFolds []*fold
+	ones      []*Node
+	// tags and reasonLists share what many nodes would each allocate:
+	// lower-case tag names, and reasons by the signals they come from.
+	tags        map[string]string
+	reasonLists map[reasonKey][]string
 }
 
-func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options) *builder {
-	b := &builder{c: c, g: g, opts: opts, axOnly: opts.Mode == ModeAX, frames: map[string]*frameData{}}
+func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options, v *view) *builder {
+	b := &builder{c: c, g: g, v: v, opts: opts, axOnly: opts.Mode == ModeAX, frames: map[string]*frameData{},
+		tags: map[string]string{}, reasonLists: map[reasonKey][]string{}}
 	docOf := map[string]int{}
 	for d := len(c.Documents) - 1; d >= 0; d-- {
 		docOf[c.Documents[d].FrameID] = d
@@ -232,21 +265,20 @@ func (b *builder) frameOfDoc(d int) *frameData {
 	}
 	if !fd.loaded {
 		fd.loaded = true
-		fd.byID = indexAXIDs(fd.f.AXNodes)
-		for i := range fd.f.AXNodes {
-			if fd.f.AXNodes[i].Ignored {
-				b.counts.AXIgnored++
-			}
-		}
-		for i := range fd.f.AXNodes {
-			if _, ok := fd.byID.get(fd.f.AXNodes[i].Parent); !ok {
-				fd.roots = append(fd.roots, i)
-			}
-		}
+		b.index(fd)
+		b.counts.AXIgnored += fd.ignored
 		nodes := b.c.Documents[d].Nodes
 		fd.dom = indexBackends(nodes)
 	}
 	return fd
+}
+
+// index indexes a frame's AX nodes, once.
+func (b *builder) index(fd *frameData) {
+	if !fd.indexed {
+		fd.indexed = true
+		fd.byID, fd.roots, fd.ignored, fd.modal = indexAXIDs(fd.f.AXNodes)
+	}
 }
 
 // scope is what a node's emission inherits from its ancestors.
@@ -254,7 +286,8 @@ type scope struct {
 	depth         int
 	textCovered   bool // an ancestor's name already holds the text below
 	insideControl bool // ax mode: inside a control
-	refBox        *layout.Box
+	refBox        layout.Box
+	hasRefBox     bool
 	refRole       string
 	parentNameBy  string // the name source of the nearest kept ancestor
 }
@@ -271,7 +304,9 @@ func (b *builder) emitFrame(fd *frameData, sc scope) []*Node {
 func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 	sc.depth++
 	if sc.depth > maxDepth {
-		return []*Node{{Role: "note", Text: "nesting deeper than 512 levels cut here"}}
+		n := b.node()
+		n.Role, n.Text = "note", "nesting deeper than 512 levels cut here"
+		return []*Node{n}
 	}
 	var out []*Node
 	if runs := b.elidedOf(fd, dom); runs != nil {
@@ -285,13 +320,18 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 		}
 		out = b.placeElided(runs, groups, after)
 	} else {
-		for _, id := range fd.f.AXNodes[i].Children {
+		ids := fd.f.AXNodes[i].Children
+		for j, id := range ids {
 			if k, ok := fd.byID.get(id); ok {
-				out = append(out, b.emit(fd, k, sc)...)
+				lines := b.emit(fd, k, sc)
+				if out == nil && len(lines) > 0 {
+					out = make([]*Node, 0, max(len(lines), len(ids)-j))
+				}
+				out = b.appendMerging(out, lines)
 			}
 		}
 	}
-	if dom >= 0 {
+	if dom >= 0 && b.facts(fd).kinds[dom]&ownsDocument != 0 {
 		if cd := b.c.Documents[fd.doc].Nodes[dom].ContentDocument; cd > 0 {
 			if child := b.frameOfDoc(cd); child != nil {
 				out = append(out, b.emitFrame(child, sc)...)
@@ -301,8 +341,14 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 	return normalize(out, b.shownAlike)
 }
 
-// emit returns the lines for AX node i: itself, or its children promoted.
+// emit returns the lines for AX node i, measured (and folded when wholly
+// off-screen): itself, or its children promoted.
 func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
+	return b.settle(b.lines(fd, i, sc))
+}
+
+// lines returns the lines for AX node i: itself, or its children promoted.
+func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	if fd.seen[i] {
 		return nil // a node listed under two parents, or a cycle
 	}
@@ -331,11 +377,13 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 			b.counts.Withheld++
 			return nil
 		}
-		return []*Node{{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}}
+		n := b.node()
+		n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
+		return b.one(n)
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
 	}
-	if wrapperRoles[ax.Role] {
+	if wrapperRole(ax.Role) {
 		if n := b.roleless(fd, i, dom, sc); n != nil {
 			return n
 		}
@@ -349,7 +397,8 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 	if ax.Role == "Legend" && sc.parentNameBy == "legend" {
 		return nil // the group's name already is the legend's text
 	}
-	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax), nameFrom: ax.NameFrom}
+	n := b.node()
+	n.Role, n.Name, n.States, n.Value, n.nameFrom = ax.Role, ax.Name, states(ax), value(ax), ax.NameFrom
 	if ax.Role == "Iframe" {
 		n.Role = "iframe"
 		if st := b.frameState(fd, dom); st != "" {
@@ -362,9 +411,9 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 	if v, _ := ax.Prop("modal"); v == "true" {
 		n.modal = true
 	}
-	reasons := index.Reasons(b.signals(fd, ax, dom))
+	reasons := b.reasons(b.signals(fd, ax, dom))
 	if dom >= 0 {
-		if st := b.facts(fd).scroll[dom]; st != "" {
+		if st := b.facts(fd).scrollOf(dom); st != "" {
 			n.States = append(n.States, st)
 		}
 	}
@@ -374,9 +423,9 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 	if dom >= 0 && n.Name == "" && index.OnlyFromDOM(reasons) && reasons[0] != "scrollable" {
 		n.Name, covers = b.rolelessName(fd, ax, dom)
 	}
-	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
+	sc = b.markTarget(n, fd, i, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
-	if !leafRoles[ax.Role] {
+	if !leafRole(ax.Role) {
 		if covers {
 			sc.textCovered = true
 		}
@@ -386,7 +435,18 @@ func (b *builder) emit(fd *frameData, i int, sc scope) []*Node {
 			return nil // it held only text no one can see
 		}
 	}
-	return []*Node{n}
+	return b.one(n)
+}
+
+// one returns a list of the one line n. The lists come from a shared
+// block, each cut to its length so that an append copies.
+func (b *builder) one(n *Node) []*Node {
+	if len(b.ones) == cap(b.ones) {
+		b.ones = make([]*Node, 0, 256)
+	}
+	b.ones = append(b.ones, n)
+	k := len(b.ones)
+	return b.ones[k-1 : k : k]
 }
 
 // shownAlike: two lines of text join only when both are shown or both are
@@ -445,26 +505,28 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 		return nil
 	}
 	ax := &fd.f.AXNodes[i]
-	reasons := index.Reasons(b.signals(fd, ax, dom))
+	reasons := b.reasons(b.signals(fd, ax, dom))
 	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) || b.arealess(fd.doc, dom) {
 		return nil
 	}
 	if len(reasons) == 1 && reasons[0] == "scrollable" {
 		// A scroll container: no name from its (long) text.
-		n := &Node{Role: "scrollable", States: []string{b.facts(fd).scroll[dom]}}
+		n := b.node()
+		n.Role, n.States = "scrollable", []string{b.facts(fd).scrollOf(dom)}
 		if v, ok := b.c.Documents[fd.doc].Nodes[dom].Attr("aria-label"); ok {
 			n.Name = clean(v)
 		}
-		sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
+		sc = b.markTarget(n, fd, i, dom, reasons, sc)
 		n.Children = b.children(fd, i, dom, sc)
-		return []*Node{n}
+		return b.one(n)
 	}
 	name, fromText := b.rolelessName(fd, ax, dom)
-	n := &Node{Role: "clickable", Name: name}
-	sc = b.markTarget(n, fd, ax.Backend, dom, reasons, sc)
+	n := b.node()
+	n.Role, n.Name = "clickable", name
+	sc = b.markTarget(n, fd, i, dom, reasons, sc)
 	sc.textCovered = sc.textCovered || fromText
 	n.Children = b.children(fd, i, dom, sc)
-	return []*Node{n}
+	return b.one(n)
 }
 
 // arealess: an element laid out with no area and nothing with an area
@@ -491,14 +553,14 @@ func (b *builder) arealess(doc, dom int) bool {
 // in, or inside a button or link (whose activation it triggers anyway), is
 // that ancestor: one target, one ref.
 func (b *builder) sameTarget(fd *frameData, dom int, sc scope) bool {
-	if sc.refBox == nil {
+	if !sc.hasRefBox {
 		return false
 	}
 	box, ok := b.g.Box(fd.doc, dom)
 	if !ok {
 		return false
 	}
-	return near(box, *sc.refBox) || (activators[sc.refRole] && inside(box, *sc.refBox))
+	return near(box, sc.refBox) || (activators[sc.refRole] && inside(box, sc.refBox))
 }
 
 var activators = map[string]bool{"button": true, "link": true, "menuitem": true, "tab": true, "option": true, "checkbox": true, "radio": true, "switch": true}
@@ -514,16 +576,16 @@ func near(a, b layout.Box) bool {
 
 // markTarget records an interactive element; refs are handed out later,
 // in output order, to the targets that stay in the view.
-func (b *builder) markTarget(n *Node, fd *frameData, backend int64, dom int, reasons []string, sc scope) scope {
+func (b *builder) markTarget(n *Node, fd *frameData, i, dom int, reasons []string, sc scope) scope {
 	n.at = b.where(fd, dom)
 	if len(reasons) == 0 {
 		return sc
 	}
-	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: backend}, reasons: reasons}
+	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: fd.f.AXNodes[i].Backend}, ax: i, reasons: reasons}
 	if dom >= 0 {
-		t.tag = strings.ToLower(b.c.Documents[fd.doc].Nodes[dom].Name)
+		t.tag = b.facts(fd).tags[dom]
 		if box, ok := b.g.Box(fd.doc, dom); ok {
-			sc.refBox, sc.refRole = &box, n.Role
+			sc.refBox, sc.hasRefBox, sc.refRole = box, true, n.Role
 		}
 	}
 	n.target = t
@@ -566,7 +628,7 @@ func (b *builder) axOf(doc int, backend int64) (string, string, bool) {
 		return "", "", false
 	}
 	ax := &fd.f.AXNodes[i]
-	if ax.Ignored || wrapperRoles[ax.Role] && ax.Name == "" {
+	if ax.Ignored || wrapperRole(ax.Role) && ax.Name == "" {
 		return "", "", false
 	}
 	return ax.Role, ax.Name, true
@@ -599,23 +661,27 @@ func indexBackends(nodes []domsnap.Node) backendIndex {
 	if len(nodes) == 0 {
 		return backendIndex{}
 	}
+	// One pass over the nodes; the rest reads this compact copy.
+	backends := make([]int64, len(nodes))
 	lo, hi := nodes[0].Backend, nodes[0].Backend
 	for i := range nodes {
-		lo, hi = min(lo, nodes[i].Backend), max(hi, nodes[i].Backend)
+		bk := nodes[i].Backend
+		backends[i] = bk
+		lo, hi = min(lo, bk), max(hi, bk)
 	}
 	if hi-lo < int64(4*len(nodes)+1024) {
 		x := backendIndex{base: lo, dense: filled(int(hi-lo) + 1)}
-		for i := range nodes {
-			if k := nodes[i].Backend - lo; x.dense[k] < 0 {
+		for i, bk := range backends {
+			if k := bk - lo; x.dense[k] < 0 {
 				x.dense[k] = int32(i)
 			}
 		}
 		return x
 	}
 	x := backendIndex{m: make(map[int64]int, len(nodes))}
-	for i := range nodes {
-		if _, dup := x.m[nodes[i].Backend]; !dup {
-			x.m[nodes[i].Backend] = i
+	for i, bk := range backends {
+		if _, dup := x.m[bk]; !dup {
+			x.m[bk] = i
 		}
 	}
 	return x
@@ -647,20 +713,81 @@ type axIDs struct {
 
 const negBase = 1000000000
 
-func indexAXIDs(nodes []domsnap.AXNode) axIDs {
+// indexAXIDs indexes a frame's AX nodes by id, in one pass over them: it
+// also returns the roots (nodes whose parent is not found), in order, how
+// many nodes are ignored, and whether one is a modal dialog.
+func indexAXIDs(nodes []domsnap.AXNode) (x axIDs, roots []int, ignored int, modal bool) {
+	// The slices reach the largest id present (below a bound that keeps a
+	// page's odd ids from costing memory); larger ids go to the map.
 	limit := 4*len(nodes) + 1024
-	x := axIDs{pos: filled(limit), neg: filled(limit), byStr: map[string]int{}}
+	ids, parents := make([]int32, len(nodes)), make([]int32, len(nodes))
+	top, bottom := -1, -1
 	for i := range nodes {
-		id := nodes[i].ID
-		if slot := x.slot(id); slot != nil {
+		ax := &nodes[i]
+		ids[i], parents[i] = idCode(ax.ID, limit), idCode(ax.Parent, limit)
+		if c := ids[i]; c >= 0 {
+			top = max(top, int(c))
+		} else if c < oddID {
+			bottom = max(bottom, int(oddID-1-c))
+		}
+		if ax.Ignored {
+			ignored++
+		}
+		if ax.Role == "dialog" || ax.Role == "alertdialog" {
+			v, _ := ax.Prop("modal")
+			modal = modal || v == "true"
+		}
+	}
+	x = axIDs{pos: filled(top + 1), neg: filled(bottom + 1), byStr: map[string]int{}}
+	for i, c := range ids {
+		if slot := x.slotOf(c); slot != nil {
 			if *slot < 0 {
 				*slot = int32(i)
 			}
-		} else if _, dup := x.byStr[id]; !dup {
-			x.byStr[id] = i
+		} else if _, dup := x.byStr[nodes[i].ID]; !dup {
+			x.byStr[nodes[i].ID] = i
 		}
 	}
-	return x
+	for i, c := range parents {
+		found := false
+		if c == oddID {
+			_, found = x.byStr[nodes[i].Parent]
+		} else if slot := x.slotOf(c); slot != nil {
+			found = *slot >= 0 // (an id past the slices has no node)
+		}
+		if !found {
+			roots = append(roots, i)
+		}
+	}
+	return x, roots, ignored, modal
+}
+
+// oddID is the code of an id of neither of Chrome's shapes (or past the
+// slices' bound); idCode gives k >= 0 for the id k, oddID-1-k for the id
+// -1000000000-k.
+const oddID = -1
+
+func idCode(id string, limit int) int32 {
+	k, neg, ok := chromeNumber(id, limit, limit)
+	switch {
+	case !ok:
+		return oddID
+	case neg:
+		return int32(oddID - 1 - k)
+	}
+	return int32(k)
+}
+
+// slotOf is the slice entry of an id's code, nil for an odd id or one the
+// slices do not reach.
+func (x *axIDs) slotOf(c int32) *int32 {
+	switch {
+	case c >= 0 && int(c) < len(x.pos):
+		return &x.pos[c]
+	case c < oddID && int(oddID-1-c) < len(x.neg):
+		return &x.neg[oddID-1-c]
+	}
+	return nil
 }
 
 func filled(n int) []int32 {
@@ -673,16 +800,29 @@ func filled(n int) []int32 {
 
 // slot is the slice entry of an id of one of Chrome's shapes, else nil.
 func (x *axIDs) slot(id string) *int32 {
-	if len(id) > 1 && id[0] == '-' {
-		if n, ok := smallNumber(id[1:], negBase+len(x.neg)); ok && n >= negBase {
-			return &x.neg[n-negBase]
-		}
+	k, neg, ok := chromeNumber(id, len(x.pos), len(x.neg))
+	switch {
+	case !ok:
 		return nil
+	case neg:
+		return &x.neg[k]
 	}
-	if n, ok := smallNumber(id, len(x.pos)); ok {
-		return &x.pos[n]
+	return &x.pos[k]
+}
+
+// chromeNumber is the slice index of an id of one of Chrome's shapes below
+// the slices' lengths, and whether it indexes the negative ids.
+func chromeNumber(id string, posLen, negLen int) (k int, neg, ok bool) {
+	if len(id) > 1 && id[0] == '-' {
+		if n, ok := smallNumber(id[1:], negBase+negLen); ok && n >= negBase {
+			return n - negBase, true, true
+		}
+		return 0, false, false
 	}
-	return nil
+	if n, ok := smallNumber(id, posLen); ok {
+		return n, false, true
+	}
+	return 0, false, false
 }
 
 func (x *axIDs) get(id string) (int, bool) {
@@ -708,4 +848,39 @@ func smallNumber(s string, limit int) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, n < limit
+}
+
+// lower is a tag name in lower case.
+func (b *builder) lower(name string) string {
+	if t, ok := b.tags[name]; ok {
+		return t
+	}
+	t := strings.ToLower(name)
+	b.tags[name] = t
+	return t
+}
+
+// reasonKey is the part of index.Signals that index.Reasons reads, when
+// the element has no listeners.
+type reasonKey struct {
+	role                                                string
+	href, focusable, editable, clickable, root, appRoot bool
+	cursorStart, delegated, scrollable, label           bool
+}
+
+// reasons is index.Reasons, one shared list per distinct signals (the
+// lists are read, never changed; their capacity is cut so an append
+// copies).
+func (b *builder) reasons(s index.Signals) []string {
+	if len(s.Listeners) > 0 {
+		return index.Reasons(s)
+	}
+	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label}
+	r, ok := b.reasonLists[k]
+	if !ok {
+		r = index.Reasons(s)
+		r = r[:len(r):len(r)]
+		b.reasonLists[k] = r
+	}
+	return r
 }

@@ -26,8 +26,11 @@ type status struct {
 	span     layout.Box // union of the node's and its descendants' boxes
 	hasSpan  bool
 	occluded bool
-	withheld bool   // a text a person cannot see (withheld.go)
-	cover    string // the named thing painted over it
+	withheld bool // a text a person cannot see (withheld.go)
+	// checked: the occlusion check looks at the node's box (paintorder's
+	// Checks); inView: at its box or one below it.
+	checked, inView bool
+	cover           string // the named thing painted over it
 	// clipped: laid out, but overflow clips leave none of it visible (a
 	// carousel's other slides, a scrolled-away part of a list).
 	clipped bool
@@ -42,12 +45,37 @@ type view struct {
 	opts   Options
 	counts *Counts
 	names  map[where]string // cover names, cached per covering node
+	// covers are the occlusion verdicts of this view, in the order they
+	// were asked, per node: a full tree built later takes them over.
+	covers map[where][]cover
+	// given are the refs handed out, by the line's AX node, when lines
+	// were folded (a full tree built later shows them).
+	given map[axNode]string
+}
+
+// cover is what the occlusion check said of one line.
+type cover struct {
+	occluded bool
+	by       string
+}
+
+// axNode is an AX node of a frame.
+type axNode struct {
+	frame string
+	i     int
 }
 
 // Build fuses a capture into the observation: the full tree, then the view
 // a person at the screen has of it (covered nodes out, off-screen content
 // collapsed, an open modal dialog in scope), then refs in output order.
+// Where the view would collapse it anyway, the full tree is built folded
+// (fold.go) and Tree.Full is built on first use.
 func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
+	return buildTree(c, g, opts, true)
+}
+
+// buildTree is Build, folding allowed or not (the tests compare the two).
+func buildTree(c *domsnap.Capture, g *layout.Geometry, opts Options, fold bool) *Tree {
 	if opts.Mode == "" {
 		opts.Mode = ModeFused
 	}
@@ -61,12 +89,16 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 		// A ref scope names a ref of this very snapshot: hand refs out first.
 		unscoped := opts
 		unscoped.Scope = ""
-		Build(c, g, unscoped)
+		buildTree(c, g, unscoped, fold)
 	}
-	full, counts, b := build(c, g, opts)
-	v := &view{c: c, g: g, ix: paintorder.Build(c, g), b: b, opts: opts, counts: &counts, names: map[where]string{}}
+	v := &view{c: c, g: g, ix: paintorder.Build(c, g), opts: opts, names: map[where]string{}, covers: map[where][]cover{}}
+	b := newBuilder(c, g, opts, v)
+	b.folding = fold && foldable(b)
+	full := b.build()
+	counts := b.counts // the build's counts: frames indexed later add none
+	v.b, v.counts = b, &counts
 	for _, n := range full {
-		v.measure(n)
+		v.occlusion(n)
 	}
 	roots := full
 	if scoped, ok := v.scope(full); ok {
@@ -92,7 +124,12 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	if opts.MaxTokens > 0 {
 		roots = v.budget(roots, opts.MaxTokens)
 	}
-	t := &Tree{Mode: opts.Mode, Roots: roots, Full: full, viewport: g.ViewportBox(opts.Margin), view: v}
+	t := &Tree{Mode: opts.Mode, Roots: roots, viewport: g.ViewportBox(opts.Margin), view: v}
+	if b.folded == 0 {
+		t.full = full
+	} else {
+		v.given = map[axNode]string{}
+	}
 	t.Elements = v.assignRefs(roots)
 	if opts.Mode == ModeFused {
 		t.Regions = v.regions()
@@ -108,43 +145,66 @@ func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	return t
 }
 
-// measure fills each node's status: its shown box, the union box of its
-// subtree, and (for nodes with a box in the viewport) occlusion.
+// Full is the whole fused tree, off-screen and covered nodes included,
+// with each node's status and the refs this view handed out.
+func (t *Tree) Full() []*Node {
+	if t.full == nil {
+		t.full = t.view.lazyFull()
+	}
+	return t.full
+}
+
+// lazyFull builds the full tree of a folded view: the same build without
+// folding, the occlusion verdicts taken over from the view's, and the
+// view's refs on the lines that got them.
+func (v *view) lazyFull() []*Node {
+	b := newBuilder(v.c, v.g, v.opts, v)
+	full := b.build()
+	asked := map[where]int{}
+	var walk func(ns []*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			if v.checks(n) {
+				if k := asked[n.at]; k < len(v.covers[n.at]) {
+					n.status.occluded, n.status.cover = v.covers[n.at][k].occluded, v.covers[n.at][k].by
+					asked[n.at] = k + 1
+				}
+			}
+			if t := n.target; t != nil {
+				n.Ref = v.given[axNode{t.key.Frame, t.ax}]
+			}
+			walk(n.Children)
+		}
+	}
+	walk(full)
+	return full
+}
+
+// measure fills a node's status once its children are measured: its shown
+// box, the union box of its subtree, whether any of it is for the
+// occlusion check to look at, and whether clips hide it all.
 func (v *view) measure(n *Node) {
 	if n.Role == "text" && v.withheld(n) {
 		n.status.withheld = true
 		return
 	}
+	hasRaw, unseen := false, false
 	if n.at.ok {
-		if b := v.g.ShownBox(n.at.doc, n.at.dom); b.W > 0 || b.H > 0 {
+		raw, b, ok := v.g.Boxes(n.at.doc, n.at.dom)
+		if b.W > 0 || b.H > 0 {
 			n.status.box, n.status.hasBox = b, true
 			n.status.span, n.status.hasSpan = b, true
+			n.status.checked = v.ix.ChecksShown(b)
+			n.status.inView = n.status.checked
 		}
-		if n.status.hasBox && v.opts.Mode == ModeFused {
-			vd := v.ix.Check(n.at.doc, n.at.dom)
-			if vd.Approximate {
-				v.counts.Unchecked++
-			}
-			if vd.Occluded {
-				n.status.occluded = true
-				if vd.HasBy {
-					n.status.cover = v.coverName(where{vd.By.Doc, vd.By.Node, true})
-				}
-			}
-		}
-	}
-	hasRaw := false
-	if n.at.ok {
-		raw, ok := v.g.Box(n.at.doc, n.at.dom)
 		hasRaw = ok && raw.W > 0 && raw.H > 0
+		// Screen-reader-only content is cut to nothing on purpose: it stays.
+		unseen = v.g.IsUnseen(n.at.doc, n.at.dom)
 	}
 	allClipped := len(n.Children) > 0
-	// Screen-reader-only content is cut to nothing on purpose: it stays.
-	unseen := n.at.ok && v.g.IsUnseen(n.at.doc, n.at.dom)
-	defer func() { n.status.clipped = !n.status.hasSpan && (hasRaw || allClipped) && !unseen }()
 	for _, c := range n.Children {
-		v.measure(c)
 		allClipped = allClipped && c.status.clipped
+		n.status.inView = n.status.inView || c.status.inView
 		if !c.status.hasSpan {
 			continue
 		}
@@ -153,6 +213,39 @@ func (v *view) measure(n *Node) {
 		} else {
 			n.status.span = union(n.status.span, c.status.span)
 		}
+	}
+	n.status.clipped = !n.status.hasSpan && (hasRaw || allClipped) && !unseen
+}
+
+// checks: the occlusion check looks at the node (fused mode, a box, some
+// of it in the viewport).
+func (v *view) checks(n *Node) bool {
+	return v.opts.Mode == ModeFused && n.status.hasBox && n.status.checked
+}
+
+// occlusion asks, in tree order, which nodes something painted later
+// covers. A folded subtree holds nothing for it to look at.
+func (v *view) occlusion(n *Node) {
+	if n.status.withheld || n.fold != nil {
+		return
+	}
+	if v.checks(n) {
+		vd := v.ix.Check(n.at.doc, n.at.dom)
+		if vd.Approximate {
+			v.counts.Unchecked++
+		}
+		if vd.Occluded {
+			n.status.occluded = true
+			if vd.HasBy {
+				n.status.cover = v.coverName(where{vd.By.Doc, vd.By.Node, true})
+			}
+		}
+		if v.b.folded > 0 {
+			v.covers[n.at] = append(v.covers[n.at], cover{n.status.occluded, n.status.cover})
+		}
+	}
+	for _, c := range n.Children {
+		v.occlusion(c)
 	}
 }
 
@@ -219,6 +312,13 @@ func (v *view) uncovered(ns []*Node) []*Node {
 			k--
 			v.counts.Clipped += clipped
 			out = append(out, &Node{Role: "note", Text: plural(clipped, "element") + " clipped out of view by a scrolling or overflow-hidden container"})
+			continue
+		}
+		if n.fold != nil {
+			// Done when it was folded: count what it found.
+			v.counts.Withheld += n.fold.withheld
+			v.counts.Clipped += n.fold.clipped
+			out = append(out, n)
 			continue
 		}
 		if !n.status.occluded {
@@ -336,7 +436,8 @@ var landmarks = map[string]bool{
 }
 
 // offscreen collapses every subtree, or run of siblings, that lies wholly
-// outside the viewport grown by the margin.
+// outside the viewport grown by the margin. (It counts with keptNodes: a
+// folded node holds what the uncovered pass kept below it.)
 func (v *view) offscreen(ns []*Node) []*Node {
 	var out []*Node
 	for k := 0; k < len(ns); k++ {
@@ -352,7 +453,7 @@ func (v *view) offscreen(ns []*Node) []*Node {
 				k++
 				run = append(run, ns[k])
 			}
-			v.counts.Offscreen += countNodes(run)
+			v.counts.Offscreen += keptNodes(run) + foldedBelow(n)
 			if n.elided != nil {
 				v.counts.Offscreen += n.elided.Nodes
 			}
@@ -362,15 +463,17 @@ func (v *view) offscreen(ns []*Node) []*Node {
 			}
 			counts := roleCounts(run)
 			addElided(counts, n)
+			addFolded(counts, n)
 			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, counts))})
 		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
 			if v.opts.Offscreen == OffscreenDrop {
-				v.counts.Offscreen += countNodes([]*Node{n})
+				v.counts.Offscreen += keptNodes([]*Node{n})
 				continue
 			}
 			counts := roleCounts(n.Children)
 			addElided(counts, n)
-			v.counts.Offscreen += countNodes(n.Children)
+			addFolded(counts, n)
+			v.counts.Offscreen += keptNodes(n.Children) + foldedBelow(n)
 			if n.elided != nil {
 				v.counts.Offscreen += n.elided.Nodes
 			}
@@ -381,7 +484,7 @@ func (v *view) offscreen(ns []*Node) []*Node {
 				k++
 				run = append(run, ns[k])
 			}
-			v.counts.Offscreen += countNodes(run)
+			v.counts.Offscreen += keptNodes(run)
 			if v.opts.Offscreen == OffscreenDrop {
 				continue
 			}
@@ -391,12 +494,31 @@ func (v *view) offscreen(ns []*Node) []*Node {
 	return out
 }
 
+// foldedBelow is how many lines below a folded node the uncovered pass
+// kept (0 for other nodes).
+func foldedBelow(n *Node) int {
+	if n.fold == nil {
+		return 0
+	}
+	return n.fold.kept
+}
+
+// addFolded adds the roles below a folded node.
+func addFolded(m map[string]int, n *Node) {
+	if n.fold != nil {
+		n.fold.roles.addTo(m)
+	}
+}
+
 // direction says where a node's subtree lies when it is wholly outside the
 // viewport (plus margin): "above", "below", "left", "right"; "" when any of
 // it is inside, or its place is unknown.
 func (v *view) direction(n *Node) string {
 	if n.elided != nil {
 		return n.elided.Dir
+	}
+	if n.fold != nil {
+		return n.fold.dir
 	}
 	if !n.status.hasSpan {
 		return ""
@@ -443,7 +565,7 @@ func runRole(run []*Node) string {
 }
 
 // counted roles are what a collapsed line reports, most telling first.
-var counted = []string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "paragraph"}
+var counted = [...]string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "paragraph"}
 
 func roleCounts(ns []*Node) map[string]int {
 	m := map[string]int{}
@@ -454,7 +576,12 @@ func roleCounts(ns []*Node) map[string]int {
 				addElided(m, n)
 				continue
 			}
+			if n.fold != nil && n.fold.lines > 1 {
+				addFolded(m, n) // the merged lines' roles are in the fold
+				continue
+			}
 			m[n.Role]++
+			addFolded(m, n)
 			walk(n.Children)
 		}
 	}
@@ -545,6 +672,9 @@ func (v *view) assignRefs(ns []*Node) []Element {
 				if n.orig != nil {
 					n.orig.Ref = n.Ref
 				}
+				if v.given != nil {
+					v.given[axNode{t.key.Frame, t.ax}] = n.Ref
+				}
 				el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Tag: t.tag, Frame: t.key.Frame, BackendNodeID: t.key.Backend, Reasons: t.reasons}
 				if n.at.ok {
 					if box, ok := v.g.Box(n.at.doc, n.at.dom); ok {
@@ -576,7 +706,7 @@ type Located struct {
 // Locate finds the element a key names in the full tree, off-screen and
 // covered ones included.
 func (t *Tree) Locate(k index.Key) (Located, bool) {
-	n := findNode(t.Full, func(n *Node) bool { return n.target != nil && n.target.key == k })
+	n := findNode(t.Full(), func(n *Node) bool { return n.target != nil && n.target.key == k })
 	if n == nil || !n.at.ok {
 		return Located{}, false
 	}

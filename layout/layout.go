@@ -25,31 +25,47 @@ type Geometry struct {
 }
 
 // DocGeometry is one document's geometry, indexed like Document.Nodes.
+// Per node it keeps its box, a few bits and two indexes; the shown box is
+// worked out when asked (ShownBox), so a long page costs little.
 type DocGeometry struct {
 	// OffsetX, OffsetY move the document's own coordinates into the
 	// top-level viewport (iframe position, border, and scrolls).
 	OffsetX, OffsetY float64
-	Boxes            []Box
-	HasBox           []bool
-	Visible          []bool
-	// Tangible is Visible without the opacity test: an element at opacity 0
-	// is invisible but still receives clicks.
-	Tangible []bool
-	// Unseen marks nodes inside a pixel-sized element that CSS clip or
-	// clip-path cuts to nothing: the visually-hidden pattern of
-	// screen-reader-only text, which is meant to be read. (A large element
-	// clipped to nothing is hidden content, not this.)
-	Unseen []bool
-	// Shown is the part of each box left by the clips of overflow
-	// ancestors and iframe viewports (zero when clipped away).
-	Shown []Box
 	// End is the index of each node's last descendant (nodes are in tree
 	// order, so a subtree is the range i..End[i]).
 	End []int32
+	// flags holds each node's facts (hasBox, visible, ...).
+	flags []uint8
+	// boxes are the nodes' viewport boxes (zero for a node without one).
+	boxes []Box
+	// clip is, per node, the index in clips of the region its ancestors'
+	// overflow and iframe viewports leave: its shown box is its box cut to
+	// that region.
+	clip  []int32
+	clips []rect
 	// base is the clip of the document as a whole: none for the top-level
 	// document, the iframe's content box for a child document.
 	base rect
 }
+
+// Node facts, one bit each.
+const (
+	// hasBox: laid out with a finite box.
+	hasBox uint8 = 1 << iota
+	// visible: rendered visibly (see IsVisible).
+	visible
+	// tangible is visible without the opacity test: an element at opacity
+	// 0 is invisible but still receives clicks.
+	tangible
+	// unseen marks nodes inside a pixel-sized element that CSS clip or
+	// clip-path cuts to nothing: the visually-hidden pattern of
+	// screen-reader-only text, which is meant to be read. (A large element
+	// clipped to nothing is hidden content, not this.)
+	unseen
+	// transparent: at opacity 0, or inside such an element (opacity is not
+	// inherited in CSS but hides the whole subtree).
+	transparent
+)
 
 // rect is a clip region; infinite sides mean "no clip on that side".
 type rect struct{ x0, y0, x1, y1 float64 }
@@ -57,7 +73,29 @@ type rect struct{ x0, y0, x1, y1 float64 }
 var noClip = rect{math.Inf(-1), math.Inf(-1), math.Inf(1), math.Inf(1)}
 
 func (r rect) intersect(o rect) rect {
-	return rect{math.Max(r.x0, o.x0), math.Max(r.y0, o.y0), math.Min(r.x1, o.x1), math.Min(r.y1, o.y1)}
+	return rect{maxf(r.x0, o.x0), maxf(r.y0, o.y0), minf(r.x1, o.x1), minf(r.y1, o.y1)}
+}
+
+// maxf is math.Max, quicker when the two differ (the usual case).
+func maxf(a, b float64) float64 {
+	switch {
+	case a > b:
+		return a
+	case b > a:
+		return b
+	}
+	return math.Max(a, b) // equal (signed zeros) or NaN
+}
+
+// minf is math.Min, quicker when the two differ.
+func minf(a, b float64) float64 {
+	switch {
+	case a < b:
+		return a
+	case b < a:
+		return b
+	}
+	return math.Min(a, b)
 }
 
 func boxRect(b Box) rect { return rect{b.X, b.Y, b.X + b.W, b.Y + b.H} }
@@ -82,37 +120,64 @@ func Compute(c *domsnap.Capture) *Geometry {
 	return g
 }
 
+// styleFacts are what layout reads of one computed-style tuple, worked out
+// once per tuple.
+type styleFacts struct {
+	position      string
+	clipsAway     bool
+	zeroOpacity   bool
+	shown         bool // display is not none, visibility not hidden or collapse
+	clipX, clipY  bool // overflow clips its content on that axis
+	overflowClips bool
+}
+
+func factsOf(st *domsnap.Style) styleFacts {
+	f := styleFacts{position: st.Position, clipsAway: clipsAway(st), clipX: clips(st.OverflowX), clipY: clips(st.OverflowY)}
+	if st.Opacity != "" && st.Opacity != "1" {
+		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && op <= 0 {
+			f.zeroOpacity = true
+		}
+	}
+	f.shown = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse"
+	f.overflowClips = f.clipX || f.clipY
+	return f
+}
+
+// noStyle stands for a node without a computed style.
+var noStyle = factsOf(&domsnap.Style{})
+
 func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	doc := &c.Documents[d]
 	dg := &g.Docs[d]
 	n := len(doc.Nodes)
-	dg.Boxes, dg.HasBox, dg.Visible = make([]Box, n), make([]bool, n), make([]bool, n)
-	dg.Shown, dg.End, dg.Tangible = make([]Box, n), make([]int32, n), make([]bool, n)
-	dg.Unseen = make([]bool, n)
-	// transparent carries opacity 0 down: it is not inherited in CSS but
-	// hides the whole subtree. flow and abs are the clips that in-flow and
-	// absolutely positioned descendants inherit.
-	transparent := make([]bool, n)
-	flow, abs := make([]rect, n), make([]rect, n)
+	dg.End, dg.flags, dg.clip, dg.boxes = make([]int32, n), make([]uint8, n), make([]int32, n), make([]Box, n)
+	styles := make([]styleFacts, len(doc.Styles))
+	for k := range doc.Styles {
+		styles[k] = factsOf(&doc.Styles[k])
+	}
+	// The clips that in-flow and absolutely positioned descendants
+	// inherit, as indexes into dg.clips.
+	const baseClip, emptyClip = 0, 1
+	dg.clips = []rect{dg.base, {}}
+	flow, abs := make([]int32, n), make([]int32, n)
 	for i := range doc.Nodes {
 		node := &doc.Nodes[i]
 		dg.End[i] = int32(i)
 		p := node.Parent
-		var st domsnap.Style
+		st := &noStyle
 		if node.Layout != nil && node.Layout.Style >= 0 {
-			st = doc.Styles[node.Layout.Style]
+			st = &styles[node.Layout.Style]
 		}
-		clip := dg.base
-		position := st.Position
+		clip := int32(baseClip)
+		position := st.position
 		if node.Type != domsnap.ElementNode {
 			position = "" // a text node's style is its parent's
 		}
 		if p >= 0 {
-			transparent[i] = transparent[p]
-			dg.Unseen[i] = dg.Unseen[p]
+			dg.flags[i] = dg.flags[p] & (transparent | unseen)
 			switch position {
 			case "fixed":
-				clip = dg.base
+				clip = baseClip
 			case "absolute":
 				clip = abs[p]
 			default:
@@ -121,7 +186,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		}
 		// flow: clip for in-flow descendants; abs: for absolutely positioned
 		// ones, whose containing block is the nearest positioned ancestor.
-		flow[i], abs[i] = clip, dg.base
+		flow[i], abs[i] = clip, baseClip
 		if p >= 0 {
 			abs[i] = abs[p]
 		}
@@ -135,29 +200,37 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 			continue
 		}
 		box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
-		dg.Boxes[i], dg.HasBox[i] = box, true
-		if clipsAway(st) && b.W <= 2 && b.H <= 2 {
-			dg.Unseen[i] = true // the screen-reader-only pattern: a clipped pixel
+		dg.flags[i] |= hasBox
+		dg.boxes[i] = box
+		if st.clipsAway && b.W <= 2 && b.H <= 2 {
+			dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
 		}
-		if clipsAway(st) || closedDetails(doc, i) {
-			clip = rect{} // clipped away, with everything inside it
+		if st.clipsAway || closedDetails(doc, i) {
+			clip = emptyClip // clipped away, with everything inside it
 			flow[i], abs[i] = clip, clip
 		}
-		dg.Shown[i] = boxRect(box).intersect(clip).box()
-		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && op <= 0 {
-			transparent[i] = true
+		dg.clip[i] = clip
+		shown := boxRect(box).intersect(dg.clips[clip]).box()
+		if st.zeroOpacity {
+			dg.flags[i] |= transparent
 		}
-		area := dg.Shown[i].W * dg.Shown[i].H
-		dg.Tangible[i] = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse" && area > 0
-		dg.Visible[i] = dg.Tangible[i] && !transparent[i]
-		if own, ok := overflowClip(node, st, box); ok {
-			flow[i] = flow[i].intersect(own)
+		if st.shown && shown.W*shown.H > 0 {
+			dg.flags[i] |= tangible
+			if dg.flags[i]&transparent == 0 {
+				dg.flags[i] |= visible
+			}
+		}
+		if st.overflowClips {
+			if own, ok := overflowClip(node, st, box); ok {
+				dg.clips = append(dg.clips, dg.clips[flow[i]].intersect(own))
+				flow[i] = int32(len(dg.clips) - 1)
+			}
 		}
 		if positioned {
 			abs[i] = flow[i]
 		}
 		if cd := node.ContentDocument; cd > d {
-			g.placeChild(c, d, i, cd, clip)
+			g.placeChild(c, d, i, cd, dg.clips[clip])
 		}
 	}
 	for i := n - 1; i > 0; i-- {
@@ -170,8 +243,8 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 // overflowClip is the clip an element with overflow other than visible puts
 // on its content: its padding box (border box less borders), per axis. The
 // root's overflow applies to the viewport, never to the html or body box.
-func overflowClip(node *domsnap.Node, st domsnap.Style, box Box) (rect, bool) {
-	clipX, clipY := clips(st.OverflowX), clips(st.OverflowY)
+func overflowClip(node *domsnap.Node, st *styleFacts, box Box) (rect, bool) {
+	clipX, clipY := st.clipX, st.clipY
 	if !clipX && !clipY || node.Type != domsnap.ElementNode || node.Name == "HTML" || node.Name == "BODY" {
 		return rect{}, false
 	}
@@ -191,7 +264,7 @@ func overflowClip(node *domsnap.Node, st domsnap.Style, box Box) (rect, bool) {
 
 // clipsAway reports a CSS clip or clip-path that leaves nothing: the
 // visually-hidden pattern (clip: rect(0 0 0 0), clip-path: inset(50%)).
-func clipsAway(st domsnap.Style) bool {
+func clipsAway(st *domsnap.Style) bool {
 	if strings.HasPrefix(st.Clip, "rect(") {
 		f := strings.FieldsFunc(strings.TrimSuffix(strings.TrimPrefix(st.Clip, "rect("), ")"), func(r rune) bool { return r == ',' || r == ' ' })
 		if len(f) == 4 {
@@ -252,14 +325,14 @@ func clips(overflow string) bool {
 // box within the iframe's own clip.
 func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 	owner := c.Documents[d].Nodes[i].Layout
-	box := g.Docs[d].Boxes[i]
+	box := g.Docs[d].box(i)
 	content := boxRect(box)
 	if cl := owner.Client; cl != nil && finite(cl.X, cl.Y, cl.W, cl.H) {
 		// The client rect is the padding box; the document starts at the
 		// content box, inside the padding.
 		var pl, pt float64
 		if owner.Style >= 0 {
-			st := c.Documents[d].Styles[owner.Style]
+			st := &c.Documents[d].Styles[owner.Style]
 			pl, pt = px(st.PaddingLeft), px(st.PaddingTop)
 		}
 		content = rect{box.X + cl.X + pl, box.Y + cl.Y + pt, box.X + cl.X + cl.W - pl, box.Y + cl.Y + cl.H - pt}
@@ -272,34 +345,60 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 
 // Box returns the viewport box of a node and whether it has one.
 func (g *Geometry) Box(doc, node int) (Box, bool) {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Boxes) {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
 		return Box{}, false
 	}
-	return g.Docs[doc].Boxes[node], g.Docs[doc].HasBox[node]
+	dg := &g.Docs[doc]
+	if dg.flags[node]&hasBox == 0 {
+		return Box{}, false
+	}
+	return dg.box(node), true
+}
+
+// box is the viewport box of a node that has one.
+func (dg *DocGeometry) box(node int) Box { return dg.boxes[node] }
+
+// shown is the part of a node's box its clips leave.
+func (dg *DocGeometry) shown(node int) rect {
+	if dg.flags[node]&hasBox == 0 {
+		return rect{}
+	}
+	return boxRect(dg.box(node)).intersect(dg.clips[dg.clip[node]])
+}
+
+// Boxes returns a node's box and shown box (Box and ShownBox) at once.
+func (g *Geometry) Boxes(doc, node int) (box, shown Box, ok bool) {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
+		return Box{}, Box{}, false
+	}
+	dg := &g.Docs[doc]
+	if dg.flags[node]&hasBox == 0 {
+		return Box{}, Box{}, false
+	}
+	box = dg.box(node)
+	return box, boxRect(box).intersect(dg.clips[dg.clip[node]]).box(), true
+}
+
+// has reports a fact of a node, false for nodes out of range.
+func (g *Geometry) has(doc, node int, fact uint8) bool {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
+		return false
+	}
+	return g.Docs[doc].flags[node]&fact != 0
 }
 
 // IsUnseen reports a node inside a visually-hidden element (clip or
 // clip-path cutting it to nothing): screen-reader-only content.
-func (g *Geometry) IsUnseen(doc, node int) bool {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Unseen) {
-		return false
-	}
-	return g.Docs[doc].Unseen[node]
-}
+func (g *Geometry) IsUnseen(doc, node int) bool { return g.has(doc, node, unseen) }
 
 // IsVisible reports whether a node is rendered visibly (laid out, not
 // display:none, visibility:hidden, opacity 0, nor of zero area).
-func (g *Geometry) IsVisible(doc, node int) bool {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Visible) {
-		return false
-	}
-	return g.Docs[doc].Visible[node]
-}
+func (g *Geometry) IsVisible(doc, node int) bool { return g.has(doc, node, visible) }
 
 // Fragments returns a text node's line boxes in viewport coordinates,
 // clipped like the node.
 func (g *Geometry) Fragments(doc, node int) []Box {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Shown) {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
 		return nil
 	}
 	l := g.c.Documents[doc].Nodes[node].Layout
@@ -307,13 +406,14 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 		return nil
 	}
 	dg := &g.Docs[doc]
-	shown := boxRect(dg.Shown[node])
+	shown := dg.shown(node).box()
+	clip := boxRect(shown)
 	out := make([]Box, 0, len(l.Fragments))
 	for _, f := range l.Fragments {
 		if !finite(f.X, f.Y, f.W, f.H) {
 			continue
 		}
-		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(shown).box()
+		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(clip).box()
 		if b.W > 0 && b.H > 0 {
 			out = append(out, b)
 		}
@@ -323,19 +423,14 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 
 // IsTangible reports whether a node can receive a click: laid out, shown,
 // not visibility:hidden (opacity does not matter).
-func (g *Geometry) IsTangible(doc, node int) bool {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Tangible) {
-		return false
-	}
-	return g.Docs[doc].Tangible[node]
-}
+func (g *Geometry) IsTangible(doc, node int) bool { return g.has(doc, node, tangible) }
 
 // ShownBox returns the part of a node's box its clips leave.
 func (g *Geometry) ShownBox(doc, node int) Box {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].Shown) {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
 		return Box{}
 	}
-	return g.Docs[doc].Shown[node]
+	return g.Docs[doc].shown(node).box()
 }
 
 // Contains reports whether node b lies in the subtree of node a (a itself

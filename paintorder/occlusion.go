@@ -51,22 +51,50 @@ func (ix *Index) Check(doc, i int) Verdict {
 	return v
 }
 
-func (ix *Index) check(doc, i int) Verdict {
-	var v Verdict
+// Checks reports whether Check looks at node (doc, i) at all: its shown
+// box is in the viewport. For any other node Check says nothing (the zero
+// Verdict) and spends nothing of the work bound, whenever it is asked.
+func (ix *Index) Checks(doc, i int) bool {
+	_, ok := ix.checkedArea(doc, i)
+	return ok
+}
+
+// ChecksShown is Checks for a node of the capture whose shown box (the
+// geometry's ShownBox) is given.
+func (ix *Index) ChecksShown(shown layout.Box) bool {
+	_, ok := ix.viewOf(shown)
+	return ok
+}
+
+// checkedArea is the part of a node's shown box in the viewport that
+// Check measures, when it measures any.
+func (ix *Index) checkedArea(doc, i int) (layout.Box, bool) {
 	if doc < 0 || doc >= len(ix.trees) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
-		return v
+		return layout.Box{}, false
 	}
-	shown := ix.g.ShownBox(doc, i)
+	return ix.viewOf(ix.g.ShownBox(doc, i))
+}
+
+func (ix *Index) viewOf(shown layout.Box) (layout.Box, bool) {
 	// The browser hit-tests whole pixels: a point in the last half pixel
 	// row or column rounds out of the viewport.
 	vp := ix.g.ViewportBox(0)
 	vp.W, vp.H = vp.W-0.5, vp.H-0.5
 	view := layout.Intersect(shown, vp)
 	if view.W <= 0 || view.H <= 0 {
-		return v
+		return layout.Box{}, false
 	}
 	if view.H < minPeek && view.H < shown.H || view.W < minPeek && view.W < shown.W {
-		return v // peeking in from beyond the viewport's edge by a sliver
+		return layout.Box{}, false // peeking in from beyond the viewport's edge by a sliver
+	}
+	return view, true
+}
+
+func (ix *Index) check(doc, i int) Verdict {
+	var v Verdict
+	view, ok := ix.checkedArea(doc, i)
+	if !ok {
+		return v
 	}
 	v.InViewport = true
 	pieces := []layout.Box{view}

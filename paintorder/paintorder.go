@@ -60,11 +60,9 @@ type Index struct {
 	// owner is, per document, the iframe node that holds it (Doc -1 for the
 	// top-level document).
 	owner []Hit
-	// floats marks, per document, nodes in a floated subtree.
-	floats [][]bool
-	// hollow marks, per document, inline elements with nothing inside to
-	// hit (no text, no box): the browser's line boxes give them no area.
-	hollow [][]bool
+	// docs holds what is learnt of each document's nodes, as asked
+	// (lazy.go): only nodes near the viewport are asked about.
+	docs []docFacts
 	// visits counts cover candidates examined; past maxVisits (a hostile
 	// page of thousands of boxes stacked on one spot) covers are no longer
 	// looked for and verdicts are marked approximate. Queries are not safe
@@ -79,26 +77,30 @@ const maxVisits = 5_000_000
 // Build indexes every visible element box (as its clips leave it) that
 // receives pointer events. pointer-events: none never occludes.
 func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
-	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), texts: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents))}
+	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), texts: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents)), docs: make([]docFacts, len(c.Documents))}
 	for d := range ix.owner {
 		ix.owner[d] = Hit{-1, -1}
 	}
 	for d := range c.Documents {
 		doc := &c.Documents[d]
-		wrapped := ix.wrappedInlines(d)
-		ix.floats = append(ix.floats, ix.floatedNodes(d))
-		ix.hollow = append(ix.hollow, ix.hollowInlines(d))
+		ix.docs[d] = newDocFacts(len(doc.Nodes))
 		for i := range doc.Nodes {
 			n := &doc.Nodes[i]
+			shown := g.ShownBox(d, i)
 			if n.Type == domsnap.TextNode {
-				ix.insertLines(d, i, wrapped)
-				ix.insertText(d, i)
+				if ix.nearViewport(shown) { // its lines lie within
+					ix.insertLines(d, i)
+					ix.insertText(d, i)
+				}
 				continue
 			}
-			if n.PseudoType != "" {
+			if n.PseudoType != "" && ix.nearViewport(shown) {
 				ix.insertText(d, i) // generated text: list markers, quotes
 			}
-			if wrapped[i] {
+			if !ix.meets(shown, 1) && n.ContentDocument <= d && (d != 0 || n.Name != "DIALOG") {
+				continue // nothing to index, nor a document's owner
+			}
+			if ix.wrapped(d, i) {
 				continue // its lines stand for it (insertLines)
 			}
 			if cd := n.ContentDocument; cd > d && cd < len(ix.owner) && ix.owner[cd].Doc < 0 {
@@ -143,14 +145,27 @@ func (ix *Index) paintable(d, i int) bool {
 // boxes in the viewport, so off-screen boxes would only cost time and
 // memory on long pages.
 func (ix *Index) insert(t *rtree.RTreeG[entry], b layout.Box, e entry) {
-	if b.W <= 0 || b.H <= 0 {
-		return
-	}
-	vp := ix.g.Viewport
-	if b.X > vp.Width+1 || b.Y > vp.Height+1 || b.X+b.W < -1 || b.Y+b.H < -1 {
+	if !ix.meets(b, 1) {
 		return
 	}
 	t.Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, e)
+}
+
+// meets: a box with an area, not wholly outside the viewport grown by
+// slack on every side.
+func (ix *Index) meets(b layout.Box, slack float64) bool {
+	if b.W <= 0 || b.H <= 0 {
+		return false
+	}
+	vp := ix.g.Viewport
+	return !(b.X > vp.Width+slack || b.Y > vp.Height+slack || b.X+b.W < -slack || b.Y+b.H < -slack)
+}
+
+// nearViewport: a node's shown box might hold lines insert keeps. The
+// lines lie within it; the wider slack leaves room for rounding as they
+// are cut to it.
+func (ix *Index) nearViewport(shown layout.Box) bool {
+	return ix.meets(shown, 2)
 }
 
 // wrappedInlines marks inline elements whose text wraps onto several
@@ -208,13 +223,13 @@ func (ix *Index) inline(d, i int) bool {
 
 // insertLines indexes the lines of text node k for each wrapped inline
 // element it lies in.
-func (ix *Index) insertLines(d, k int, wrapped map[int]bool) {
+func (ix *Index) insertLines(d, k int) {
 	frags := ix.g.Fragments(d, k)
 	if len(frags) == 0 {
 		return
 	}
 	ix.eachInlineOwner(d, k, func(p int) {
-		if !wrapped[p] || !ix.HitTestable(d, p) {
+		if !ix.wrapped(d, p) || !ix.HitTestable(d, p) {
 			return
 		}
 		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
@@ -274,33 +289,25 @@ func (ix *Index) foreignRoot(d, i int) int {
 	return root
 }
 
-// hollowInlines marks inline elements whose subtree holds no text line and
-// no tangible non-inline box.
-func (ix *Index) hollowInlines(d int) []bool {
+// ownContent: a node that gives an inline element around it something to
+// hit: a line of text, or a tangible box that is not inline.
+func (ix *Index) ownContent(d, i int) bool {
+	node := &ix.c.Documents[d].Nodes[i]
+	return node.Layout != nil && (len(node.Layout.Fragments) > 0 ||
+		node.Type == domsnap.ElementNode && !ix.inline(d, i) && ix.g.IsTangible(d, i))
+}
+
+// hollowInline: an inline element whose subtree holds no text line and no
+// tangible non-inline box.
+func (ix *Index) hollowInline(d, i int) bool {
 	doc := &ix.c.Documents[d]
-	n := len(doc.Nodes)
-	content := make([]bool, n)
-	for i := n - 1; i >= 0; i-- {
-		node := &doc.Nodes[i]
-		if node.Layout != nil && (len(node.Layout.Fragments) > 0 ||
-			node.Type == domsnap.ElementNode && !ix.inline(d, i) && ix.g.IsTangible(d, i)) {
-			content[i] = true
-		}
-		if p := node.Parent; p >= 0 && content[i] {
-			content[p] = true
-		}
+	if !ix.inline(d, i) || ix.hasContent(d, i) || replaced[doc.Nodes[i].Name] {
+		return false
 	}
-	out := make([]bool, n)
-	for i := range out {
-		if !ix.inline(d, i) || content[i] || replaced[doc.Nodes[i].Name] {
-			continue
-		}
-		// An empty inline with padding or a background image still has a
-		// box in its line; one a pixel wide has nothing to hit.
-		b, _ := ix.g.Box(d, i)
-		out[i] = b.W < 2 || b.H < 2
-	}
-	return out
+	// An empty inline with padding or a background image still has a
+	// box in its line; one a pixel wide has nothing to hit.
+	b, _ := ix.g.Box(d, i)
+	return b.W < 2 || b.H < 2
 }
 
 // replaced elements have content of their own, inline or not.
@@ -308,7 +315,14 @@ var replaced = map[string]bool{"IMG": true, "svg": true, "VIDEO": true, "CANVAS"
 	"BUTTON": true, "SELECT": true, "TEXTAREA": true, "IFRAME": true, "OBJECT": true, "EMBED": true, "math": true}
 
 func (ix *Index) isHollow(d, i int) bool {
-	return d < len(ix.hollow) && i < len(ix.hollow[d]) && ix.hollow[d][i]
+	if d >= len(ix.docs) || i >= len(ix.c.Documents[d].Nodes) {
+		return false
+	}
+	m := ix.docs[d].hollow
+	if m[i] == 0 {
+		m.set(i, ix.hollowInline(d, i))
+	}
+	return m[i] == 2
 }
 
 // HitTestable reports whether a click can land on the node: a visible
@@ -405,29 +419,10 @@ func (ix *Index) paintsOver(doc, i int, order int64, e entry) bool {
 
 // phase is a node's hit-test phase within its paint order.
 func (ix *Index) phase(d, i int) int8 {
-	if d < len(ix.floats) && i < len(ix.floats[d]) && ix.floats[d][i] {
+	if d < len(ix.docs) && i < len(ix.c.Documents[d].Nodes) && ix.floated(d, i) {
 		return phaseFloat
 	}
 	return phaseBlock
-}
-
-// floatedNodes marks floats and everything inside them (a float paints its
-// content with it) that shares the float's paint order.
-func (ix *Index) floatedNodes(d int) []bool {
-	doc := &ix.c.Documents[d]
-	out := make([]bool, len(doc.Nodes))
-	for i := range doc.Nodes {
-		n := &doc.Nodes[i]
-		if n.Parent >= 0 {
-			out[i] = out[n.Parent]
-		}
-		if n.Layout != nil && n.Layout.Style >= 0 && n.Type == domsnap.ElementNode {
-			if f := doc.Styles[n.Layout.Style].Float; f == "left" || f == "right" || f == "inline-start" || f == "inline-end" {
-				out[i] = true
-			}
-		}
-	}
-	return out
 }
 
 // slotted: DOMSnapshot parents a host's light-DOM children to the host,
