@@ -65,10 +65,14 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error {
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
+	start := time.Now()
 	shot, err := screenshot.Capture(sctx)
 	if err != nil {
 		return err
 	}
+	obs.Stats.Timings = append(obs.Stats.Timings, timing("Page.captureScreenshot", start))
+	start = time.Now()
+	defer func() { obs.Stats.Timings = append(obs.Stats.Timings, timing("annotate and write the screenshot", start)) }()
 	path := cfg.screenshot
 	if path == "" {
 		f, err := os.CreateTemp("", "axfuse-screenshot-*.png")
@@ -386,3 +390,7 @@ func serveDemo() (*demoServer, error) {
 }
 
 func (d *demoServer) Close() { d.srv.Close() }
+
+func timing(step string, start time.Time) domsnap.Timing {
+	return domsnap.Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
+}

@@ -194,9 +194,11 @@ func (t *Tab) captureOnce() (*domsnap.Capture, error) {
 // routed for acting), and the whole is validated. adjust sets what the
 // kind of capture knows better.
 func (t *Tab) finish(before []frameInfo, p *parts, sub []*parts, start time.Time, step string, adjust func(*domsnap.Capture)) (*domsnap.Capture, error) {
+	check := time.Now()
 	if err := t.sameDocument(before); err != nil {
 		return nil, err
 	}
+	p.time("Page.getFrameTree (same document?)", check)
 	c, err := assemble(before, p)
 	if err != nil {
 		return nil, err

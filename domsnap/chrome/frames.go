@@ -117,9 +117,7 @@ func (t *Tab) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 		}
 		level = next
 	}
-	if len(out) > 0 {
-		top.time(fmt.Sprintf("iframe targets (%d)", len(out)), start)
-	}
+	top.time(fmt.Sprintf("Target.getTargets, iframe targets (%d)", len(out)), start)
 	return out
 }
 

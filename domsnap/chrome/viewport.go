@@ -50,7 +50,12 @@ type CaptureOptions struct {
 // AutoMinElements is the page size, in elements, from which auto mode
 // captures the viewport only. Below it a full capture is about as fast and
 // sees everything (measured on the corpus, see docs/decisions).
-const AutoMinElements = 1500
+const AutoMinElements = 400
+
+// autoMaxKeptShare: when the nodes meeting the viewport outnumber this share
+// of the page's elements, auto mode takes the full capture after all: one
+// getPartialAXTree per kept node then costs more than the whole tree.
+const autoMaxKeptShare = 0.5
 
 // maxKeptNodes bounds a viewport capture: past it (thousands of elements
 // stacked in view) the full capture, with its own bounds, is taken instead.
@@ -187,6 +192,8 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 		return nil, errFallBack{fmt.Sprintf("%d elements, under %d", res.Walked, AutoMinElements)}
 	case res.TooMany:
 		return nil, errFallBack{fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
+	case o.Mode == CaptureAuto && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
+		return nil, errFallBack{fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
 	}
 	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
 	if err != nil {
