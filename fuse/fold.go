@@ -180,23 +180,20 @@ func keptNodes(ns []*Node) int {
 }
 
 // node returns a zeroed line, reused when one was folded away.
-func (b *builder) node() *Node {
-	if k := len(b.free); k > 0 {
-		n := b.free[k-1]
-		b.free = b.free[:k-1]
-		return n
-	}
-	return new(Node)
-}
+func (b *builder) node() *Node { return reuse(&b.free) }
 
 // newFold returns a zeroed fold, reused when one was folded away.
-func (b *builder) newFold() *fold {
-	if k := len(b.freeFolds); k > 0 {
-		f := b.freeFolds[k-1]
-		b.freeFolds = b.freeFolds[:k-1]
-		return f
+func (b *builder) newFold() *fold { return reuse(&b.freeFolds) }
+
+// reuse takes the last value off a free list (zeroed when it was put
+// there), or makes one.
+func reuse[T any](free *[]*T) *T {
+	if k := len(*free); k > 0 {
+		v := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return v
 	}
-	return new(fold)
+	return new(T)
 }
 
 // recycle hands the lines of folded subtrees back to the builder.

@@ -33,6 +33,14 @@ func (m memo) set(i int, yes bool) {
 	}
 }
 
+// answer returns node i's answer, worked out by find when first asked.
+func (m memo) answer(i int, find func() bool) bool {
+	if m[i] == 0 {
+		m.set(i, find())
+	}
+	return m[i] == 2
+}
+
 // scanLimit is the largest subtree looked through node by node; past it
 // the whole document is worked out in one pass.
 const scanLimit = 256
@@ -82,10 +90,7 @@ func (ix *Index) hasContent(d, i int) bool {
 	if df.allContent != nil {
 		return df.allContent[i]
 	}
-	if df.content[i] == 0 {
-		df.content.set(i, ix.contentBelow(d, i))
-	}
-	return df.content[i] == 2
+	return df.content.answer(i, func() bool { return ix.contentBelow(d, i) })
 }
 
 // contentBelow works hasContent out for node i.
@@ -138,10 +143,7 @@ func (ix *Index) wrapped(d, p int) bool {
 	if df.allWrapped != nil {
 		return df.allWrapped[p]
 	}
-	if df.wrapped[p] == 0 {
-		df.wrapped.set(p, ix.wraps(d, p))
-	}
-	return df.wrapped[p] == 2
+	return df.wrapped.answer(p, func() bool { return ix.wraps(d, p) })
 }
 
 // wraps works wrapped out for node p: the lines of the texts it owns
