@@ -102,8 +102,9 @@ Flags (snapshot, capture):
                      only the nodes meeting the viewport, with what lies
                      outside counted in the page, not fetched (viewport);
                      auto (default) takes the viewport on pages of 400
-                     elements or more, unless the nodes in view outnumber
-                     half the elements. find, compare, --mode ax, --offscreen
+                     elements or 30,000 characters of text or more, unless
+                     the nodes in view outnumber half the elements.
+                     find, compare, --mode ax, --offscreen
                      keep and --scope always take the full page; capture
                      records a full capture unless --capture says otherwise
   --scope SCOPE      print one subtree: ROLE, ROLE:NAME or a ref (e12)

@@ -146,15 +146,23 @@ Array.prototype.push = function () { return 0; };
 }
 
 // TestAutoCaptureSwitchesBySize: auto takes the full page when it is small
-// and the viewport when it is long; the CLI says which in its timings.
+// and the viewport when it is long, in elements or in text (a script's
+// text does not count); the CLI says which in its timings.
 func TestAutoCaptureSwitchesBySize(t *testing.T) {
 	b := openBrowser(t)
+	line := strings.Repeat("a line of a long plain-text document ", 2) + "\n"
 	for _, tc := range []struct {
 		rows int
+		text string // a <pre> below the table
 		want string
-	}{{20, chrome.CaptureFull}, {1000, chrome.CaptureViewport}} {
+	}{
+		{20, "", chrome.CaptureFull},
+		{20, strings.Repeat(line, 1000), chrome.CaptureViewport}, // 75,000 characters
+		{20, "<script>" + strings.Repeat("var x = 1;\n", 5000) + "</script>", chrome.CaptureFull},
+		{1000, "", chrome.CaptureViewport},
+	} {
 		rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, tc.rows)
-		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table>`})
+		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table><pre>` + tc.text + `</pre>`})
 		tab := openPageTab(t, b, srv.URL+"/", 100*time.Millisecond)
 		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureAuto})
 		tab.Close()
@@ -162,7 +170,7 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.Mode != tc.want {
-			t.Errorf("%d rows: auto took a %s capture, want %s", tc.rows, c.Mode, tc.want)
+			t.Errorf("%d rows, %d characters below: auto took a %s capture, want %s", tc.rows, len(tc.text), c.Mode, tc.want)
 		}
 	}
 }

@@ -41,7 +41,8 @@ const (
 // CaptureOptions say how much of the page a capture fetches.
 type CaptureOptions struct {
 	// Mode is CaptureFull (default), CaptureViewport, or CaptureAuto: the
-	// viewport capture on pages of at least AutoMinElements elements.
+	// viewport capture on pages of at least AutoMinElements elements or
+	// autoMinText characters of text.
 	Mode string
 	// Margin grows the viewport on every side (CSS px) in viewport mode.
 	Margin float64
@@ -52,9 +53,31 @@ type CaptureOptions struct {
 // sees everything (measured on the corpus, see docs/decisions).
 const AutoMinElements = 400
 
+// autoMinText: a page of fewer elements still takes the viewport capture
+// when its text (scripts and styles aside) runs to this many characters:
+// Chrome's full AX tree holds a node per line of text, which the viewport
+// capture never asks for (measured: docs/decisions).
+const autoMinText = 30000
+
+// longTextJS tells whether the document's text reaches min characters,
+// reading no further than that.
+const longTextJS = `(min) => {
+	const w = document.createTreeWalker(document.body || document.documentElement || document, NodeFilter.SHOW_TEXT);
+	let total = 0;
+	for (let t = w.nextNode(); t; t = w.nextNode()) {
+		const p = t.parentNode ? t.parentNode.nodeName : '';
+		if (p === 'SCRIPT' || p === 'STYLE' || p === 'NOSCRIPT' || p === 'TEMPLATE') continue;
+		total += t.data.length;
+		if (total >= min) return true;
+	}
+	return false;
+}`
+
 // autoMaxKeptShare: when the nodes meeting the viewport outnumber this share
 // of the page's elements, auto mode takes the full capture after all: one
-// getPartialAXTree per kept node then costs more than the whole tree.
+// getPartialAXTree per kept node then costs more than the whole tree. (Not
+// on a page taken for its text: its lines, not its elements, make the
+// whole tree dear.)
 const autoMaxKeptShare = 0.5
 
 // maxKeptNodes bounds a viewport capture: past it (thousands of elements
@@ -189,10 +212,10 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	}
 	switch {
 	case res.Small:
-		return nil, errFallBack{fmt.Sprintf("%d elements, under %d", res.Walked, AutoMinElements)}
+		return nil, errFallBack{fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements)}
 	case res.TooMany:
 		return nil, errFallBack{fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
-	case o.Mode == CaptureAuto && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
+	case o.Mode == CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
 		return nil, errFallBack{fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
 	}
 	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
@@ -240,10 +263,14 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
 		margin = 0
 	}
+	minText := 0
+	if minElements > 0 {
+		minText = autoMinText
+	}
 	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
-		if (n < %d) return [JSON.stringify({small: true, walked: n}), []];
+		if (n < %d && !(%s)(%d)) return [JSON.stringify({small: true, walked: n}), []];
 		const r = (%s)(%g, %d, %d, %s); return r; })()`,
-		minElements, viewportJS, margin, probeStep, maxKeptNodes, props)
+		minElements, longTextJS, minText, viewportJS, margin, probeStep, maxKeptNodes, props)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
 		var r *runtime.EvaluateResult
