@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"time"
 )
 
 // FormatVersion is the version of the JSON form written by Save.
@@ -64,6 +65,11 @@ type Viewport struct {
 type Timing struct {
 	Step string  `json:"step"`
 	MS   float64 `json:"ms"`
+}
+
+// TimingSince is the timing of a step that began at start and ends now.
+func TimingSince(step string, start time.Time) Timing {
+	return Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
 }
 
 // Document is one document's DOM snapshot, flattened in tree order (shadow

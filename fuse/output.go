@@ -61,16 +61,16 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	timings := append([]domsnap.Timing(nil), c.Timings...)
 	start := time.Now()
 	g := layout.Compute(c)
-	timings = append(timings, timing("layout", start))
+	timings = append(timings, domsnap.TimingSince("layout", start))
 	start = time.Now()
 	t := Build(c, g, opts)
-	timings = append(timings, timing("fuse", start))
+	timings = append(timings, domsnap.TimingSince("fuse", start))
 	start = time.Now()
 	yaml := YAML(t.Roots)
-	timings = append(timings, timing("serialize", start))
+	timings = append(timings, domsnap.TimingSince("serialize", start))
 	start = time.Now()
 	tokens := CountTokens(yaml)
-	timings = append(timings, timing("tokens", start))
+	timings = append(timings, domsnap.TimingSince("tokens", start))
 	elements := t.Elements
 	if elements == nil {
 		elements = []Element{}
@@ -80,10 +80,6 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 		Snapshot: yaml, Elements: elements, Regions: t.Regions,
 		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
 	}
-}
-
-func timing(step string, start time.Time) domsnap.Timing {
-	return domsnap.Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
 }
 
 func lines(s string) int {

@@ -70,9 +70,11 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error
 	if err != nil {
 		return err
 	}
-	obs.Stats.Timings = append(obs.Stats.Timings, timing("Page.captureScreenshot", start))
+	obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince("Page.captureScreenshot", start))
 	start = time.Now()
-	defer func() { obs.Stats.Timings = append(obs.Stats.Timings, timing("annotate and write the screenshot", start)) }()
+	defer func() {
+		obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince("annotate and write the screenshot", start))
+	}()
 	path := cfg.screenshot
 	if path == "" {
 		f, err := os.CreateTemp("", "axfuse-screenshot-*.png")
@@ -390,7 +392,3 @@ func serveDemo() (*demoServer, error) {
 }
 
 func (d *demoServer) Close() { d.srv.Close() }
-
-func timing(step string, start time.Time) domsnap.Timing {
-	return domsnap.Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
-}

@@ -140,11 +140,9 @@ func newParts(target string, frames []frameInfo) *parts {
 
 func (p *parts) time(step string, start time.Time) {
 	p.mu.Lock()
-	p.timings = append(p.timings, domsnap.Timing{Step: step, MS: msSince(start)})
+	p.timings = append(p.timings, domsnap.TimingSince(step, start))
 	p.mu.Unlock()
 }
-
-func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
 
 // begin starts a capture: the frames as they are now (the top document
 // they name must still be there at the end) and the parts to fill.
@@ -208,7 +206,7 @@ func (t *Tab) finish(before []frameInfo, p *parts, sub []*parts, start time.Time
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("the browser returned an inconsistent capture: %w", err)
 	}
-	c.Timings = append(p.timings, domsnap.Timing{Step: step, MS: msSince(start)})
+	c.Timings = append(p.timings, domsnap.TimingSince(step, start))
 	return c, nil
 }
 
