@@ -2,6 +2,9 @@
 #   make demo   installs Chromium if missing, then snapshots the embedded demo page
 #   make test   installs Chromium if missing, then vets and runs every test
 GO ?= go
+# Static builds: nothing here needs cgo, and a process without the dynamic
+# loader and libc starts about 2 ms sooner (every snapshot is a process).
+export CGO_ENABLED ?= 0
 
 .PHONY: demo test chromium build bench record
 
