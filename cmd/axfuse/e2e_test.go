@@ -287,6 +287,48 @@ func TestAttachWithoutNavigating(t *testing.T) {
 	}
 }
 
+// TestAttachedSnapshotTakesTheTabInUse: with one tab the snapshot takes it
+// (read from /json/list, the browser's websocket never dialled); with two,
+// the one another client is attached to, as act would, though a newer tab
+// comes first in /json/list.
+func TestAttachedSnapshotTakesTheTabInUse(t *testing.T) {
+	browser := needChromium(t)
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><h1>Tab A</h1>`,
+		"/b": `<!doctype html><title>B</title><h1>Tab B</h1>`,
+	})
+	endpoint := debugBrowser(t, browser, srv.URL+"/b")
+	waitForPage(t, endpoint, "B")
+	if out := mustCLI(t, "snapshot", "--cdp", endpoint); !strings.Contains(out, `heading "Tab B"`) {
+		t.Fatalf("one tab: the snapshot does not show it:\n%s", out)
+	}
+	b, err := chrome.Open(t.Context(), chrome.Options{Endpoint: endpoint, CallTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	inUse, err := b.CurrentTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inUse.Close()
+	req, err := http.NewRequest(http.MethodPut, endpoint+"/json/new?"+srv.URL+"/a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	waitForPage(t, endpoint, "A")
+	for range 3 {
+		if out := mustCLI(t, "snapshot", "--cdp", endpoint); !strings.Contains(out, `heading "Tab B"`) {
+			t.Fatalf("two tabs: the snapshot does not show the one in use:\n%s", out)
+		}
+	}
+}
+
 // debugBrowser starts a browser showing url with a remote-debugging port,
 // as a user or a browser farm would, and returns its endpoint.
 func debugBrowser(t *testing.T, browser, url string) string {

@@ -84,6 +84,10 @@ type Browser struct {
 	cancel   context.CancelFunc
 	opts     Options
 	attached bool
+	// connect dials an attached browser's own websocket on first need (a
+	// launched one is connected by Open); connectErr is why it failed.
+	connect    sync.Once
+	connectErr error
 }
 
 // Open launches or attaches to a browser. Close releases it: a launched
@@ -115,18 +119,32 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 	bctx, cancelB := chromedp.NewContext(allocCtx)
 	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != ""}
 	b.cancel = func() { cancelB(); cancelAlloc() }
-	// Targets starts (or dials) the browser without opening a tab. The
-	// browser's lifetime follows the context of this first call, so it gets
-	// the browser context itself, bounded from outside.
-	err := bounded(opts.callTimeout(), func() error { _, err := chromedp.Targets(bctx); return err })
-	if err != nil {
+	if b.attached {
+		// Dialled on first need: a lean tab of a one-page browser never
+		// needs the browser's websocket (see CurrentTabLean).
+		return b, nil
+	}
+	if err := b.connected(); err != nil {
 		b.cancel()
-		if opts.Endpoint != "" {
-			return nil, fmt.Errorf("attaching to %s: %w", opts.Endpoint, err)
-		}
-		return nil, fmt.Errorf("starting the browser: %w", err)
+		return nil, err
 	}
 	return b, nil
+}
+
+// connected starts (or dials) the browser without opening a tab, once.
+// The browser's lifetime follows the context of the first chromedp call on
+// it, so that call gets the browser context itself, bounded from outside.
+func (b *Browser) connected() error {
+	b.connect.Do(func() {
+		err := bounded(b.opts.callTimeout(), func() error { _, err := chromedp.Targets(b.ctx); return err })
+		switch {
+		case err != nil && b.attached:
+			b.connectErr = fmt.Errorf("attaching to %s: %w", b.opts.Endpoint, err)
+		case err != nil:
+			b.connectErr = fmt.Errorf("starting the browser: %w", err)
+		}
+	})
+	return b.connectErr
 }
 
 func checkEndpoint(ep string) error {
@@ -251,6 +269,9 @@ func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
 
 // NewTab opens a fresh tab (a launched browser's first tab is reused).
 func (b *Browser) NewTab() (*Tab, error) {
+	if err := b.connected(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	t := newTab(ctx, cancel, b)
 	if err := t.init(!b.attached); err != nil {
@@ -278,6 +299,9 @@ func (b *Browser) CurrentTab() (*Tab, error) {
 
 // currentPage is the target id of the tab CurrentTab attaches to.
 func (b *Browser) currentPage() (target.ID, error) {
+	if err := b.connected(); err != nil {
+		return "", err
+	}
 	infos, err := chromedp.Targets(b.ctx)
 	if err != nil {
 		return "", fmt.Errorf("listing tabs: %w", err)
@@ -294,7 +318,7 @@ func (b *Browser) currentPage() (target.ID, error) {
 func pickPage(infos []*target.Info) (target.ID, bool) {
 	var first target.ID
 	for _, in := range infos {
-		if in.Type != "page" || strings.HasPrefix(in.URL, "devtools://") || strings.HasPrefix(in.URL, "chrome-extension://") {
+		if !isPageTab(in) {
 			continue
 		}
 		if in.Attached {
@@ -305,6 +329,11 @@ func pickPage(infos []*target.Info) (target.ID, bool) {
 		}
 	}
 	return first, first != ""
+}
+
+// isPageTab reports whether a target is a tab a snapshot may take.
+func isPageTab(in *target.Info) bool {
+	return in != nil && in.Type == "page" && !strings.HasPrefix(in.URL, "devtools://") && !strings.HasPrefix(in.URL, "chrome-extension://")
 }
 
 // bounded runs f, which must use a context that outlives the call (the

@@ -25,7 +25,17 @@ var errDocumentChanged = errors.New("the page navigated during the capture")
 // changes identity (navigation) mid-capture it retries once, then fails;
 // parts of two documents are never fused.
 func (t *Tab) Capture() (*domsnap.Capture, error) {
-	return retryOnNavigation(t.captureOnce)
+	return t.captureFrom(nil)
+}
+
+// captureFrom is Capture with its first attempt on frames already read
+// (nil: read them); a retry reads them anew.
+func (t *Tab) captureFrom(frames []frameInfo) (*domsnap.Capture, error) {
+	return retryOnNavigation(func() (*domsnap.Capture, error) {
+		before := frames
+		frames = nil
+		return t.captureOnce(before)
+	})
 }
 
 // retryOnNavigation runs a capture, once more if the document changed
@@ -157,11 +167,14 @@ func (t *Tab) begin() (before []frameInfo, p *parts, err error) {
 	return before, p, nil
 }
 
-func (t *Tab) captureOnce() (*domsnap.Capture, error) {
+func (t *Tab) captureOnce(before []frameInfo) (*domsnap.Capture, error) {
 	start := time.Now()
-	before, p, err := t.begin()
-	if err != nil {
-		return nil, err
+	p := newParts(t.TargetID(), before)
+	if before == nil {
+		var err error
+		if before, p, err = t.begin(); err != nil {
+			return nil, err
+		}
 	}
 
 	var wg sync.WaitGroup

@@ -78,9 +78,11 @@ func (t *Tab) sessions() map[string]*session {
 func (t *Tab) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 	start := time.Now()
 	var infos []*target.Info
+	// Asked on the tab's own session: a lean tab dials the browser's
+	// websocket only when there is a frame to attach to.
 	err := t.call("Target.getTargets", func(ctx context.Context) error {
-		var err error
-		infos, err = chromedp.Targets(ctx)
+		res, err := do(ctx, target.GetTargets, target.GetTargetsParams{})
+		infos = res.TargetInfos
 		return err
 	})
 	if err != nil {
@@ -187,6 +189,9 @@ func (t *Tab) attach(id string) (*session, error) {
 		return s, nil
 	}
 	// Under a lean tab, the frame's session is chromedp's all the same.
+	if err := t.browser.connected(); err != nil {
+		return nil, err
+	}
 	parent := context.WithValue(t.ctx, leanKey{}, (*leanSession)(nil))
 	ctx, cancel := chromedp.NewContext(parent, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
 	// chromedp ties the session's life to the context of its first call.

@@ -96,7 +96,12 @@ var viewportJS string
 
 // errFallBack says the viewport capture does not fit this page; the full
 // capture is taken instead.
-type errFallBack struct{ why string }
+type errFallBack struct {
+	why string
+	// frames, when the pass stopped at its first step, are the frames it
+	// began with: the full capture starts from them.
+	frames []frameInfo
+}
 
 func (e errFallBack) Error() string { return e.why }
 
@@ -106,14 +111,18 @@ func (t *Tab) CaptureWith(o CaptureOptions) (*domsnap.Capture, error) {
 	if o.Mode == "" || o.Mode == CaptureFull {
 		return t.Capture()
 	}
+	start := time.Now()
 	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o) })
 	var fb errFallBack
 	if !errors.As(err, &fb) {
 		return c, err
 	}
-	c, err = t.Capture()
+	// The step's time is what the viewport attempt cost before the full
+	// capture began.
+	tried := domsnap.TimingSince("full capture taken: "+fb.why, start)
+	c, err = t.captureFrom(fb.frames)
 	if c != nil {
-		c.Timings = append(c.Timings, domsnap.Timing{Step: "full capture taken: " + fb.why})
+		c.Timings = append(c.Timings, tried)
 	}
 	return c, err
 }
@@ -212,11 +221,11 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	}
 	switch {
 	case res.Small:
-		return nil, errFallBack{fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements)}
+		return nil, errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before}
 	case res.TooMany:
-		return nil, errFallBack{fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
+		return nil, errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
 	case o.Mode == CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
-		return nil, errFallBack{fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
+		return nil, errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
 	}
 	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
 	if err != nil {
