@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/internal/o200k"
 	"github.com/axfuse/axfuse/layout"
