@@ -75,8 +75,7 @@ func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
 	if scale <= 0 || math.IsNaN(scale) {
 		scale = 1
 	}
-	img := image.NewRGBA(src.Bounds())
-	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	img := rgba(src)
 	var placed []image.Rectangle
 	for _, m := range marks {
 		r, ok := toPixels(m.Box, scale, img.Bounds())
@@ -88,6 +87,17 @@ func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
 		placed = append(placed, label(img, r, m.Ref, c, placed))
 	}
 	return encode(img)
+}
+
+// rgba is the image to draw on: Chrome's opaque PNG decodes as RGBA
+// already, and a copy of 1280×720 costs milliseconds of fresh memory.
+func rgba(src image.Image) *image.RGBA {
+	if img, ok := src.(*image.RGBA); ok {
+		return img
+	}
+	img := image.NewRGBA(src.Bounds())
+	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
+	return img
 }
 
 // encode writes a PNG fast: an annotated screenshot is read once, by an

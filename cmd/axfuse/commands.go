@@ -39,8 +39,19 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 			// The page waits for the dialog: it is all there is to see.
 			return writeObservation(stdout, cfg, act.DialogObservation(d))
 		}
-		c, opts, path, err := cfg.captureInSession(tab, cfg.captureOptions())
+		co := cfg.captureOptions()
+		var early *shotAlongside
+		switch {
+		case cfg.screenshot != "":
+			early = takeShotAlongside(tab, cfg.timeout)
+		case !cfg.noScreenshot:
+			// A canvas usually means a screenshot: take it while the
+			// capture runs rather than after it.
+			co.OnCanvas = func() { early = takeShotAlongside(tab, cfg.timeout) }
+		}
+		c, opts, path, err := cfg.captureInSession(tab, co)
 		if err != nil {
+			early.drop()
 			return err
 		}
 		if path != "" {
@@ -52,25 +63,69 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 		obs := fuse.Snapshot(c, opts)
 		if cfg.screenshot != "" || len(obs.Regions) > 0 && !cfg.noScreenshot {
-			if err := attachScreenshot(tab, cfg, obs); err != nil {
+			if err := attachScreenshot(tab, cfg, obs, early); err != nil {
 				return err
 			}
+		} else {
+			early.drop()
 		}
 		return writeObservation(stdout, cfg, obs)
 	})
 }
 
-// attachScreenshot takes the viewport, annotates it, and records it: where
-// --screenshot says, else a new file in the temporary directory.
-func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation) error {
+// shotAlongside is a screenshot taken while the capture runs.
+type shotAlongside struct {
+	done   chan struct{}
+	png    []byte
+	err    error
+	cancel context.CancelFunc
+}
+
+func takeShotAlongside(tab *chrome.Tab, timeout time.Duration) *shotAlongside {
+	ctx, cancel := context.WithTimeout(tab.Context(), timeout)
+	s := &shotAlongside{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(s.done)
+		s.png, s.err = screenshot.Capture(ctx)
+	}()
+	return s
+}
+
+// wait returns the screenshot once it is there.
+func (s *shotAlongside) wait() ([]byte, error) {
+	<-s.done
+	s.cancel()
+	return s.png, s.err
+}
+
+// drop gives up a screenshot nobody needs.
+func (s *shotAlongside) drop() {
+	if s != nil {
+		s.cancel()
+		<-s.done
+	}
+}
+
+// attachScreenshot takes the viewport (or the one taken alongside the
+// capture), annotates it, and records it: where --screenshot says, else a
+// new file in the temporary directory.
+func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early *shotAlongside) error {
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
 	start := time.Now()
-	shot, err := screenshot.Capture(sctx)
+	step := "Page.captureScreenshot"
+	var shot []byte
+	var err error
+	if early != nil {
+		step += " (taken alongside the capture: the wait for it)"
+		shot, err = early.wait()
+	} else {
+		shot, err = screenshot.Capture(sctx)
+	}
 	if err != nil {
 		return err
 	}
-	obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince("Page.captureScreenshot", start))
+	obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince(step, start))
 	start = time.Now()
 	defer func() {
 		obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince("annotate and write the screenshot", start))

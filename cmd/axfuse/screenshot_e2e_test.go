@@ -33,6 +33,13 @@ c.addEventListener('click', () => {});</script>`
 	}
 	defer os.Remove(obs.Screenshot.Path)
 	readPNG(t, obs.Screenshot.Path)
+	alongside := false
+	for _, tm := range obs.Stats.Timings {
+		alongside = alongside || strings.HasPrefix(tm.Step, "Page.captureScreenshot (taken alongside the capture")
+	}
+	if !alongside {
+		t.Errorf("the canvas page's screenshot was not taken alongside the capture: %+v", obs.Stats.Timings)
+	}
 	// A chart library listens on a wrapper, not on its canvas.
 	wrapped := `<!doctype html><title>chart</title><div id=w style="width:300px;height:150px"><canvas width=300 height=150></canvas></div>
 <script>document.getElementById('w').addEventListener('click', () => {});</script>`

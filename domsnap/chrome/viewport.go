@@ -46,6 +46,11 @@ type CaptureOptions struct {
 	Mode string
 	// Margin grows the viewport on every side (CSS px) in viewport mode.
 	Margin float64
+	// OnCanvas, when set, is called once as soon as the capture learns that
+	// the top document holds a <canvas> (auto and viewport modes read it in
+	// their first pass), so the caller can start what a canvas will likely
+	// need, a screenshot, alongside the capture.
+	OnCanvas func()
 }
 
 // AutoMinElements is the page size, in elements, from which auto mode
@@ -112,6 +117,9 @@ func (t *Tab) CaptureWith(o CaptureOptions) (*domsnap.Capture, error) {
 		return t.Capture()
 	}
 	start := time.Now()
+	if o.OnCanvas != nil {
+		o.OnCanvas = sync.OnceFunc(o.OnCanvas)
+	}
 	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o) })
 	var fb errFallBack
 	if !errors.As(err, &fb) {
@@ -191,6 +199,8 @@ type viewResult struct {
 	TooMany bool      `json:"tooMany"`
 	Small   bool      `json:"small"`
 	Walked  int       `json:"walked"`
+	// Canvases counts the top document's <canvas> elements.
+	Canvases int `json:"-"`
 	Probes  int       `json:"probes"`
 	// Phases are the milliseconds each part of the pass took in the page.
 	Phases map[string]float64 `json:"phases"`
@@ -218,6 +228,9 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 			return nil, errDocumentChanged
 		}
 		return nil, err
+	}
+	if res.Canvases > 0 && o.OnCanvas != nil {
+		o.OnCanvas()
 	}
 	switch {
 	case res.Small:
@@ -277,8 +290,9 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		minText = autoMinText
 	}
 	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
-		if (n < %d && !(%s)(%d)) return [JSON.stringify({small: true, walked: n}), []];
-		const r = (%s)(%g, %d, %d, %s); return r; })()`,
+		const canvases = document.getElementsByTagName('canvas').length;
+		if (n < %d && !(%s)(%d)) return [JSON.stringify({small: true, walked: n}), [], canvases];
+		const r = (%s)(%g, %d, %d, %s); return [r[0], r[1], canvases]; })()`,
 		minElements, longTextJS, minText, viewportJS, margin, probeStep, maxKeptNodes, props)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
@@ -322,7 +336,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		return nil, nil, nil, err
 	}
 	var pair []serialized
-	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
+	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 3 {
 		return nil, nil, nil, fmt.Errorf("viewport pass: unexpected result shape")
 	}
 	var text string
@@ -332,6 +346,9 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	res := &viewResult{}
 	if err := json.Unmarshal([]byte(text), res); err != nil {
 		return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+	}
+	if json.Unmarshal(pair[2].Value, &res.Canvases) != nil {
+		res.Canvases = 0
 	}
 	var items []serialized
 	if len(pair[1].Value) > 0 {
