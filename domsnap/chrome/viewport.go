@@ -201,7 +201,7 @@ type viewResult struct {
 	Walked  int       `json:"walked"`
 	// Canvases counts the top document's <canvas> elements.
 	Canvases int `json:"-"`
-	Probes  int       `json:"probes"`
+	Probes   int `json:"probes"`
 	// Phases are the milliseconds each part of the pass took in the page.
 	Phases map[string]float64 `json:"phases"`
 }
