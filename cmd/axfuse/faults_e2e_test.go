@@ -157,6 +157,23 @@ func TestAlertDuringSnapshot(t *testing.T) {
 	}
 }
 
+// TestAlertBeforeAttaching: a dialog the page showed before anyone attached
+// blocks every command and no later client is told of it; snapshot and act
+// end at their deadline with an error that says what may be going on.
+func TestAlertBeforeAttaching(t *testing.T) {
+	browser := needChromium(t)
+	page := `<!doctype html><title>Alert</title><h1>Alert</h1><script>alert("Session expired")</script>`
+	endpoint := debugBrowser(t, browser, serve(t, map[string]string{"/": page}).URL+"/")
+	waitForPage(t, endpoint, "Alert")
+	for _, args := range [][]string{{"snapshot", "--cdp", endpoint}, {"act", "--cdp", endpoint, "scroll", "down"}} {
+		args = append(args, "--timeout", "2s")
+		out, stderr, err := runBounded(t, 60*time.Second, args...)
+		if err == nil || !strings.Contains(stderr, "no answer within 2s") || !strings.Contains(stderr, "an alert, confirm or prompt") {
+			t.Errorf("%v on a page blocked by an alert: %v\n%s\n%s", args[:1], err, out, stderr)
+		}
+	}
+}
+
 func TestTabClosedUnderAnAction(t *testing.T) {
 	page := `<!doctype html><title>Slow</title><h1>Slow</h1><button onclick="const t = Date.now(); while (Date.now() - t < 4000) {}">Slow button</button>`
 	endpoint, snap := attachedURL(t, serve(t, map[string]string{"/": page}).URL+"/", `button "Slow button"`)

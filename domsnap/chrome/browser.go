@@ -348,9 +348,11 @@ func bounded(d time.Duration, f func() error) error {
 	case err := <-done:
 		return err
 	case <-timer.C:
-		return fmt.Errorf("no answer within %s", d)
+		return fmt.Errorf("%w within %s", errNoAnswer, d)
 	}
 }
+
+var errNoAnswer = errors.New("no answer")
 
 // init runs the first command on the tab (which attaches chromedp to it) and,
 // for a launched browser, pins the viewport.
@@ -370,6 +372,9 @@ func (t *Tab) init(setViewport bool) error {
 	})
 	if err != nil && ctx.Err() != nil {
 		err = ErrConnectionClosed
+	}
+	if err != nil && errors.Is(err, errNoAnswer) && t.browser.attached {
+		err = fmt.Errorf("%w (%s)", err, blockedHint)
 	}
 	if err != nil {
 		return fmt.Errorf("attaching to the tab: %w", err)
@@ -471,7 +476,7 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 		return fmt.Errorf("%s: %w", step, ErrConnectionClosed)
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &DeadlineError{Step: step, After: t.browser.opts.callTimeout()}
+		return &DeadlineError{Step: step, After: t.browser.opts.callTimeout(), Attached: t.browser.attached}
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }
@@ -577,11 +582,24 @@ func (t *Tab) documentParsed() bool {
 type DeadlineError struct {
 	Step  string
 	After time.Duration
+	// Attached: the tab was found open, so it may have been blocked before
+	// axfuse came (the error says how).
+	Attached bool
 }
 
 func (e *DeadlineError) Error() string {
-	return fmt.Sprintf("%s: no answer within %s", e.Step, e.After)
+	msg := fmt.Sprintf("%s: no answer within %s", e.Step, e.After)
+	if e.Attached {
+		msg += " (" + blockedHint + ")"
+	}
+	return msg
 }
+
+// blockedHint explains an attached tab that answers nothing. Chrome holds
+// every command to a page whose script does not yield or that shows an
+// alert, confirm or prompt, and a client attaching later is not told of
+// the dialog (chromium issue behind puppeteer#9729).
+const blockedHint = "the page answers nothing: a script that does not yield, or an alert, confirm or prompt it showed before axfuse attached, which only the client that was attached then, or a person, can answer"
 
 // Unwrap lets errors.Is(err, context.DeadlineExceeded) hold.
 func (e *DeadlineError) Unwrap() error { return context.DeadlineExceeded }
