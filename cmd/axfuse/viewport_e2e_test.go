@@ -209,3 +209,25 @@ func TestViewportCaptureAgreesInFrames(t *testing.T) {
 		t.Errorf("frames differ between the captures:\nfull:\n%s\nviewport:\n%s", a, b2)
 	}
 }
+
+// TestViewportCaptureSeesSameSiteFrames: a frame of another origin of the
+// same site (another port) shares the tab's renderer, so it has no target
+// of its own and the viewport pass cannot read it; in view, it sends the
+// capture to the full one, which holds it.
+func TestViewportCaptureSeesSameSiteFrames(t *testing.T) {
+	b := openBrowser(t)
+	inner := serve(t, map[string]string{"/inner": `<!doctype html><title>inner</title><button>Inner button</button>`})
+	outer := serve(t, map[string]string{"/": `<!doctype html><title>outer</title><h1>Outer</h1>
+<iframe title="Same site" src="` + inner.URL + `/inner" width=300 height=100></iframe>`})
+	tab := openPageTab(t, b, outer.URL+"/", time.Second)
+	for _, mode := range []string{chrome.CaptureViewport, chrome.CaptureAuto} {
+		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs := fuse.Snapshot(c, fuse.Options{})
+		if !strings.Contains(obs.Snapshot, `button "Inner button" [ref=`) {
+			t.Errorf("%s capture lost the same-site frame's button (%v):\n%s", mode, c.Timings, obs.Snapshot)
+		}
+	}
+}

@@ -199,6 +199,9 @@ type viewResult struct {
 	TooMany bool      `json:"tooMany"`
 	Small   bool      `json:"small"`
 	Walked  int       `json:"walked"`
+	// Closed are the kept iframes in view whose document the pass could
+	// not read (cross-origin), as indexes into the kept nodes.
+	Closed []int `json:"closed"`
 	// Canvases counts the top document's <canvas> elements.
 	Canvases int `json:"-"`
 	Probes   int `json:"probes"`
@@ -239,6 +242,8 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 		return nil, errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
 	case o.Mode == CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
 		return nil, errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
+	case t.closedFrameInProcess(before, res, backends, loaders):
+		return nil, errFallBack{why: "a cross-origin frame in view shares the tab's process (no target of its own, unreadable by the pass)"}
 	}
 	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
 	if err != nil {
@@ -371,6 +376,43 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		}
 	}
 	return res, backends, loaders, nil
+}
+
+// closedFrameInProcess reports whether one of the iframes in view that the
+// pass could not enter holds a frame of this process: a cross-origin frame
+// of the same site, which has no target of its own and so would be lost.
+// (Out-of-process frames in view are captured through their targets.)
+func (t *Tab) closedFrameInProcess(frames []frameInfo, res *viewResult, backends []int64, loaders []string) bool {
+	if len(res.Closed) == 0 || len(frames) < 2 {
+		return false
+	}
+	owners := map[int64]bool{}
+	for _, k := range res.Closed {
+		if k >= 0 && k < len(backends) && backends[k] != 0 {
+			owners[backends[k]] = true
+		}
+	}
+	entered := map[string]bool{}
+	for _, vd := range res.Docs {
+		if vd.Base >= 0 && vd.Base < len(loaders) {
+			entered[loaders[vd.Base]] = true
+		}
+	}
+	for _, f := range frames[1:] {
+		if entered[f.loader] {
+			continue
+		}
+		var owner int64
+		err := t.call("DOM.getFrameOwner", func(ctx context.Context) error {
+			res, err := do(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(f.id)})
+			owner = int64(res.BackendNodeID)
+			return err
+		})
+		if err == nil && owners[owner] {
+			return true
+		}
+	}
+	return false
 }
 
 func exceptionText(e *runtime.ExceptionDetails) string {

@@ -6,7 +6,7 @@
 // their backendNodeIds (deep serialization). Everything it reads is the
 // page's and untrusted; Go checks the shape.
 (margin, step, maxKept, styleProps) => {
-  const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {} };
+  const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {}, closed: [] };
   // Hit-test probes cost from tens of microseconds to a millisecond each
   // (deep inline layouts): they are bounded in number and time.
   const maxProbes = 400, maxProbeMS = 60;
@@ -355,11 +355,13 @@
     phase('paint order');
 
     // 5. Same-origin iframes in view get their own pass; others are left to
-    // the caller (out-of-process frames have their own target).
+    // the caller (out-of-process frames have their own target; a
+    // cross-origin frame in this process, listed in closed, has none).
     for (const [el, me] of frames) {
       let cd = null;
       try { cd = el.contentDocument; } catch (e) { cd = null; }
       if (cd && el.contentWindow) walkDoc(cd, el.contentWindow, me, docIndex);
+      else out.closed.push(d.base + me);
     }
     return d;
   }
