@@ -163,14 +163,22 @@ func pieceLen(s string) int {
 }
 
 // casedWord is the first alternative, lead?upperish*lowerish+contraction?,
-// or 0. The optional lead is tried taken, then left.
-func casedWord(s string) int {
+// or 0.
+func casedWord(s string) int { return word(s, upperThenLower) }
+
+// upperWord is the second alternative, lead?upperish+lowerish*contraction?,
+// or 0.
+func upperWord(s string) int { return word(s, upperThenMaybeLower) }
+
+// word is lead?, letters as letters matches them, then contraction?; the
+// optional lead is tried taken, then left.
+func word(s string, letters func(s string, i int) int) int {
 	if k, size := kindAt(s, 0); lead.has(k) {
-		if n := upperThenLower(s, size); n > 0 {
+		if n := letters(s, size); n > 0 {
 			return n + contraction(s[n:])
 		}
 	}
-	if n := upperThenLower(s, 0); n > 0 {
+	if n := letters(s, 0); n > 0 {
 		return n + contraction(s[n:])
 	}
 	return 0
@@ -196,20 +204,6 @@ func upperThenLower(s string, i int) int {
 			end = i
 		}
 	}
-}
-
-// upperWord is the second alternative, lead?upperish+lowerish*contraction?,
-// or 0.
-func upperWord(s string) int {
-	if k, size := kindAt(s, 0); lead.has(k) {
-		if n := upperThenMaybeLower(s, size); n > 0 {
-			return n + contraction(s[n:])
-		}
-	}
-	if n := upperThenMaybeLower(s, 0); n > 0 {
-		return n + contraction(s[n:])
-	}
-	return 0
 }
 
 // upperThenMaybeLower matches upperish+lowerish* at s[i:]: its end, or 0.
