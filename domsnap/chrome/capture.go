@@ -169,8 +169,10 @@ func (t *Tab) begin() (before []frameInfo, p *parts, err error) {
 
 func (t *Tab) captureOnce(before []frameInfo) (*domsnap.Capture, error) {
 	start := time.Now()
-	p := newParts(t.TargetID(), before)
-	if before == nil {
+	var p *parts
+	if before != nil {
+		p = newParts(t.TargetID(), before)
+	} else {
 		var err error
 		if before, p, err = t.begin(); err != nil {
 			return nil, err

@@ -134,12 +134,7 @@ func (t *Tab) captureFrameTarget(in *target.Info, follow bool, kept map[int64]bo
 	if parent == nil {
 		return failed(errors.New("its parent frame was not captured"))
 	}
-	var owner int64
-	err := t.callIn(parent.ctx, "DOM.getFrameOwner", func(ctx context.Context) error {
-		res, err := do(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(id)})
-		owner = int64(res.BackendNodeID)
-		return err
-	})
+	owner, err := t.frameOwner(parent.ctx, id)
 	if err != nil {
 		return failed(err)
 	}
@@ -169,6 +164,18 @@ func (t *Tab) captureFrameTarget(in *target.Info, follow bool, kept map[int64]bo
 	wg.Wait()
 	p.err = snapErr
 	return p
+}
+
+// frameOwner is the backend node id of the element (iframe, frame) that
+// holds a frame, asked on the session of the frame's parent.
+func (t *Tab) frameOwner(session context.Context, frame string) (int64, error) {
+	var owner int64
+	err := t.callIn(session, "DOM.getFrameOwner", func(ctx context.Context) error {
+		res, err := do(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(frame)})
+		owner = int64(res.BackendNodeID)
+		return err
+	})
+	return owner, err
 }
 
 // sessionOf returns the session of a target: the tab's or an attached

@@ -402,13 +402,7 @@ func (t *Tab) closedFrameInProcess(frames []frameInfo, res *viewResult, backends
 		if entered[f.loader] {
 			continue
 		}
-		var owner int64
-		err := t.call("DOM.getFrameOwner", func(ctx context.Context) error {
-			res, err := do(ctx, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: cdp.FrameID(f.id)})
-			owner = int64(res.BackendNodeID)
-			return err
-		})
-		if err == nil && owners[owner] {
+		if owner, err := t.frameOwner(t.ctx, f.id); err == nil && owners[owner] {
 			return true
 		}
 	}
