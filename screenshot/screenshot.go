@@ -100,18 +100,6 @@ func rgba(src image.Image) *image.RGBA {
 	return img
 }
 
-// encode writes a PNG fast: an annotated screenshot is read once, by an
-// agent or a person, and the default compression costs tens of
-// milliseconds more for a few per cent of size.
-func encode(img image.Image) ([]byte, error) {
-	var out bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&out, img); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
-}
-
 // toPixels converts a CSS px box into an image rectangle clipped to bounds.
 func toPixels(b [4]float64, scale float64, bounds image.Rectangle) (image.Rectangle, bool) {
 	for _, f := range b {

@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -88,5 +90,99 @@ func TestAnnotateRejectsGarbage(t *testing.T) {
 	}
 	if _, err := Annotate(blank(10, 10), []Mark{{Ref: "e1", Box: [4]float64{1e300, -1e300, 5, 5}}}, 1); err != nil {
 		t.Error(err)
+	}
+}
+
+// recorded is a screenshot the tool took (axfuse snapshot --screenshot),
+// decoded: of its demo page (demo.png) or of the corpus page
+// C/sb-admin-2/charts.html (sb-admin-2-charts.png).
+func recorded(t testing.TB, name string) *image.RGBA {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "screenshots", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rgba(img)
+}
+
+// TestEncodeRoundTrip decodes what encode wrote and compares every pixel.
+func TestEncodeRoundTrip(t *testing.T) {
+	translucent := image.NewRGBA(image.Rect(0, 0, 7, 5))
+	for i := range translucent.Pix {
+		translucent.Pix[i] = byte(i * 37)
+	}
+	demo := recorded(t, "demo.png")
+	for _, tc := range []struct {
+		name string
+		img  *image.RGBA
+		want string // colour model of the decoded image
+	}{
+		{"screenshot, opaque: RGB", demo, "RGB"},
+		{"canvas charts", recorded(t, "sb-admin-2-charts.png"), "RGB"},
+		{"translucent: RGBA", translucent, "NRGBA"},
+		{"sub-image off the origin", demo.SubImage(image.Rect(301, 77, 640, 400)).(*image.RGBA), "RGB"},
+		{"one pixel", image.NewRGBA(image.Rect(0, 0, 1, 1)), "NRGBA"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := encode(tc.img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := decode(t, out)
+			if got := back.Bounds().Size(); got != tc.img.Rect.Size() {
+				t.Fatalf("size %v, want %v", got, tc.img.Rect.Size())
+			}
+			kind := "NRGBA"
+			if _, ok := back.(*image.RGBA); ok {
+				kind = "RGB" // the decoder gives RGB data as opaque RGBA
+			}
+			if kind != tc.want {
+				t.Errorf("decoded as %s, want %s", kind, tc.want)
+			}
+			min := tc.img.Rect.Min
+			for y := 0; y < tc.img.Rect.Dy(); y++ {
+				for x := 0; x < tc.img.Rect.Dx(); x++ {
+					want := color.NRGBAModel.Convert(tc.img.At(min.X+x, min.Y+y))
+					if got := color.NRGBAModel.Convert(back.At(x, y)); got != want {
+						t.Fatalf("pixel (%d,%d): %v, want %v", x, y, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEncode sets encode beside the standard encoder at its fastest
+// level, on real screenshots.
+func BenchmarkEncode(b *testing.B) {
+	for _, name := range []string{"demo.png", "sb-admin-2-charts.png"} {
+		img := recorded(b, name)
+		for _, bc := range []struct {
+			name string
+			f    func() ([]byte, error)
+		}{
+			{"axfuse", func() ([]byte, error) { return encode(img) }},
+			{"image-png-BestSpeed", func() ([]byte, error) {
+				var out bytes.Buffer
+				err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&out, img)
+				return out.Bytes(), err
+			}},
+		} {
+			b.Run(name+"/"+bc.name, func(b *testing.B) {
+				var n int
+				for b.Loop() {
+					out, err := bc.f()
+					if err != nil {
+						b.Fatal(err)
+					}
+					n = len(out)
+				}
+				b.ReportMetric(float64(n), "bytes")
+			})
+		}
 	}
 }

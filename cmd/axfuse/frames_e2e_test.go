@@ -59,7 +59,32 @@ func TestFramesAndShadowRootsInOneTree(t *testing.T) {
 	if os.Getenv("AXFUSE_RECORD") == "1" { // make record: the golden tests' capture
 		mustCLI(t, "capture", url, "--wait", "500ms", "-o", filepath.Join("..", "..", "testdata", "captures", "frames.capture.json"))
 	}
-	obs := snapshotJSON(t, url, "--offscreen", "keep", "--wait", "1500ms")
+	checkFramesPage(t, snapshotJSON(t, url, "--offscreen", "keep", "--wait", "1500ms"))
+	// Past the depth limit a frame is named, not followed.
+	shallow := mustCLI(t, "snapshot", url, "--frame-depth", "1")
+	if !strings.Contains(shallow, `  - iframe "Deep frame" [too deep to capture]`) || strings.Contains(shallow, "Deep button") || !strings.Contains(shallow, "Cross div") {
+		t.Errorf("--frame-depth 1:\n%s", shallow)
+	}
+}
+
+// TestAttachedSnapshotAcrossFrames observes the frames page in a browser
+// axfuse did not launch: its iframe sessions ride on the tab's own socket
+// (flattened), not on chromedp's browser connection, and must see the
+// same tree.
+func TestAttachedSnapshotAcrossFrames(t *testing.T) {
+	endpoint, _ := attachedURL(t, serveFrames(t), `button "Deep button"`)
+	checkFramesPage(t, snapshotJSON(t, "--cdp", endpoint, "--offscreen", "keep"))
+	shallow := mustCLI(t, "snapshot", "--cdp", endpoint, "--frame-depth", "1")
+	if !strings.Contains(shallow, `  - iframe "Deep frame" [too deep to capture]`) || strings.Contains(shallow, "Deep button") || !strings.Contains(shallow, "Cross div") {
+		t.Errorf("--frame-depth 1:\n%s", shallow)
+	}
+}
+
+// checkFramesPage checks a snapshot of the frames page against the boxes
+// the page measured itself (in its title): every frame's elements, each
+// with one ref and its frame's id, nested and lazy frames named.
+func checkFramesPage(t *testing.T, obs *decodedObs) {
+	t.Helper()
 	var measured map[string][4]float64
 	if err := json.Unmarshal([]byte(obs.Title), &measured); err != nil || len(measured) != 3 {
 		t.Fatalf("the page did not measure its boxes (title %q): %v", obs.Title, err)
@@ -105,11 +130,6 @@ func TestFramesAndShadowRootsInOneTree(t *testing.T) {
 		if !strings.Contains(obs.Snapshot, line) {
 			t.Errorf("snapshot lacks %q:\n%s", line, obs.Snapshot)
 		}
-	}
-	// Past the depth limit a frame is named, not followed.
-	shallow := mustCLI(t, "snapshot", url, "--frame-depth", "1")
-	if !strings.Contains(shallow, `  - iframe "Deep frame" [too deep to capture]`) || strings.Contains(shallow, "Deep button") || !strings.Contains(shallow, "Cross div") {
-		t.Errorf("--frame-depth 1:\n%s", shallow)
 	}
 }
 

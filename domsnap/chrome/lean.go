@@ -46,7 +46,17 @@ func Do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, erro
 	return do(ctx, cmd, params)
 }
 
+// A leanSession is the page's own session on a lean socket (id "") or a
+// flattened session on the same socket, attached to one of the page's
+// out-of-process iframes.
 type leanSession struct {
+	*leanSocket
+	id target.SessionID
+}
+
+// leanSocket is one websocket to a page target and the calls waiting on it;
+// answers are matched by id, whichever session asked.
+type leanSocket struct {
 	conn    *remote.Conn
 	next    atomic.Int64
 	mu      sync.Mutex
@@ -61,14 +71,14 @@ func dialLean(ctx context.Context, wsURL string) (*leanSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &leanSession{conn: conn, waiting: map[int64]chan *cdproto.Message{}, closed: make(chan struct{})}
+	s := &leanSocket{conn: conn, waiting: map[int64]chan *cdproto.Message{}, closed: make(chan struct{})}
 	go s.read()
-	return s, nil
+	return &leanSession{leanSocket: s}, nil
 }
 
 // read hands each answer to its caller; events are dropped (no domain is
 // enabled, so few come).
-func (s *leanSession) read() {
+func (s *leanSocket) read() {
 	for {
 		msg := new(cdproto.Message)
 		if err := s.conn.Read(context.Background(), msg); err != nil {
@@ -88,7 +98,7 @@ func (s *leanSession) read() {
 	}
 }
 
-func (s *leanSession) close(why error) {
+func (s *leanSocket) close(why error) {
 	s.once.Do(func() {
 		s.err = why
 		close(s.closed)
@@ -113,7 +123,7 @@ func (s *leanSession) Call(ctx context.Context, method string, params, result an
 		delete(s.waiting, id)
 		s.mu.Unlock()
 	}
-	if err := s.conn.Write(ctx, &cdproto.Message{ID: id, Method: cdproto.MethodType(method), Params: buf}); err != nil {
+	if err := s.conn.Write(ctx, &cdproto.Message{ID: id, SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}); err != nil {
 		forget()
 		if ctx.Err() != nil {
 			return ctx.Err()

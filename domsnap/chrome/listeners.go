@@ -27,6 +27,20 @@ const listenerGroup = "axfuse-listeners"
 // isClickable flags still stand.
 func (t *Tab) discoverListeners(ctx context.Context, p *parts) {
 	start := time.Now()
+	found, err := t.documentListeners(ctx)
+	step := "listener discovery"
+	if err != nil {
+		step += " (failed: " + err.Error() + ")"
+	}
+	p.mu.Lock()
+	p.listeners = found
+	p.mu.Unlock()
+	p.time(step, start)
+}
+
+// documentListeners scans the document of a session for click-like
+// listeners: one getEventListeners call.
+func (t *Tab) documentListeners(ctx context.Context) (map[int64][]string, error) {
 	var found map[int64][]string
 	err := t.callIn(ctx, "listener discovery", func(ctx context.Context) error {
 		doc, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document", ObjectGroup: listenerGroup, Silent: new(true)})
@@ -46,14 +60,7 @@ func (t *Tab) discoverListeners(ctx context.Context, p *parts) {
 		found = clickListeners(res.Listeners)
 		return nil
 	})
-	step := "listener discovery"
-	if err != nil {
-		step += " (failed: " + err.Error() + ")"
-	}
-	p.mu.Lock()
-	p.listeners = found
-	p.mu.Unlock()
-	p.time(step, start)
+	return found, err
 }
 
 // clickListeners groups the click-like listeners by node: backendNodeId to
