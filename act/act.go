@@ -140,7 +140,16 @@ func (s *Session) observe() (*domsnap.Capture, *fuse.Tree, error) {
 // Observe captures the tab and fuses it with these view options (the
 // session's refs): a complete observation, stored as the session's last.
 func (s *Session) Observe(opts fuse.Options) (*Observed, error) {
-	return s.observeWith(opts, CaptureFor(s.Capture, opts))
+	return s.ObserveNotifying(opts, nil)
+}
+
+// ObserveNotifying is Observe calling onCanvas (when not nil) as soon as
+// the capture finds a <canvas> (chrome.CaptureOptions.OnCanvas), so that
+// the caller can take the screenshot a canvas usually needs alongside it.
+func (s *Session) ObserveNotifying(opts fuse.Options, onCanvas func()) (*Observed, error) {
+	co := CaptureFor(s.Capture, opts)
+	co.OnCanvas = onCanvas
+	return s.observeWith(opts, co)
 }
 
 // CaptureFor is the capture a view needs: a view of the whole page (every

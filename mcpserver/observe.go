@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -22,8 +23,11 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 			note, d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
 		return textResult(strings.TrimSpace(text), nil), nil
 	}
-	o, err := ts.sess.Observe(s.viewOptions(0))
+	// A canvas usually means a screenshot: take it while the capture runs.
+	var early *screenshot.Pending
+	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), func() { early = screenshot.Start(ts.tab.Context(), s.timeout()) })
 	if err != nil {
+		early.Drop()
 		return nil, err
 	}
 	prev := ts.seen
@@ -42,13 +46,14 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 			meta["deltaTokens"] = dt
 			fmt.Fprintf(&sb, "Changes since your last snapshot (%d tokens; the full snapshot is %d, browser_snapshot shows it):\n", dt, fullTokens)
 			sb.WriteString(delta)
+			early.Drop()
 			return textResult(sb.String(), meta), nil
 		}
 	}
 	fmt.Fprintf(&sb, "Snapshot (%d tokens):\n", fullTokens)
 	sb.WriteString(yaml)
 	res := textResult(sb.String(), meta)
-	s.attachRegions(ts, o, res)
+	s.attachRegions(ts, o, res, early)
 	return res, nil
 }
 
@@ -59,13 +64,15 @@ func writePage(sb *strings.Builder, o *act.Observed) {
 }
 
 // attachRegions adds the annotated screenshot when the tree cannot serve:
-// targets with no node (canvas, uncaptured frames).
-func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolResult) {
+// targets with no node (canvas, uncaptured frames). early, when not nil, is
+// the screenshot taken alongside the capture; it is used or dropped.
+func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolResult, early *screenshot.Pending) {
 	if len(o.Tree.Regions) == 0 {
+		early.Drop()
 		return
 	}
 	obs := &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
-	png, err := s.annotated(ts, obs)
+	png, err := s.annotated(ts, obs, early)
 	if err != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: "(the screenshot for " + fuse.Reasons(o.Tree.Regions) + " failed: " + err.Error() + ")"})
 		return
@@ -75,9 +82,16 @@ func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolR
 		&mcp.ImageContent{Data: png, MIMEType: "image/png"})
 }
 
-// annotated takes the viewport and outlines the observation's elements.
-func (s *Server) annotated(ts *tabState, obs *fuse.Observation) ([]byte, error) {
-	shot, err := s.screenshot(ts)
+// annotated takes the viewport (or waits for the one taken early) and
+// outlines the observation's elements.
+func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screenshot.Pending) ([]byte, error) {
+	var shot []byte
+	var err error
+	if early != nil {
+		shot, err = early.Wait()
+	} else {
+		shot, err = s.screenshot(ts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +99,17 @@ func (s *Server) annotated(ts *tabState, obs *fuse.Observation) ([]byte, error) 
 }
 
 func (s *Server) screenshot(ts *tabState) ([]byte, error) {
-	timeout := s.opts.CallTimeout
-	if timeout <= 0 {
-		timeout = defaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ts.tab.Context(), timeout)
+	ctx, cancel := context.WithTimeout(ts.tab.Context(), s.timeout())
 	defer cancel()
 	return screenshot.Capture(ctx)
+}
+
+// timeout is the deadline of one CDP call.
+func (s *Server) timeout() time.Duration {
+	if s.opts.CallTimeout <= 0 {
+		return defaultTimeout
+	}
+	return s.opts.CallTimeout
 }
 
 func textResult(text string, meta mcp.Meta) *mcp.CallToolResult {

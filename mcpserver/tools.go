@@ -347,16 +347,23 @@ func (s *Server) screenshotTool(ts *tabState, in screenshotArgs) (*mcp.CallToolR
 	var png []byte
 	var err error
 	var obs *fuse.Observation
+	var early *screenshot.Pending
 	if in.Annotated || in.Ref != "" {
+		// The screenshot is taken while the capture runs.
+		early = screenshot.Start(ts.tab.Context(), s.timeout())
 		o, oerr := ts.sess.Observe(s.viewOptions(0))
 		if oerr != nil {
+			early.Drop()
 			return nil, oerr
 		}
 		obs = &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
 	}
-	if in.Annotated {
-		png, err = s.annotated(ts, obs)
-	} else {
+	switch {
+	case in.Annotated:
+		png, err = s.annotated(ts, obs, early)
+	case early != nil:
+		png, err = early.Wait()
+	default:
 		png, err = s.screenshot(ts)
 	}
 	if err != nil {

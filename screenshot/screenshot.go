@@ -2,8 +2,9 @@
 // mark's box outlined in its kind's colour, its ref on a filled tag, tags
 // placed so they do not cover each other where avoidable.
 //
-// Capture talks to the browser (through a chromedp tab context); Annotate
-// is pure image work with golang.org/x/image.
+// Capture and Start (the same, in the background, for a screenshot taken
+// while a capture runs) talk to the browser through a tab's context;
+// Annotate is pure image work with golang.org/x/image.
 package screenshot
 
 import (
@@ -15,6 +16,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 
@@ -197,4 +199,40 @@ func Crop(pngData []byte, box [4]float64, scale float64) ([]byte, error) {
 	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(dst, dst.Bounds(), src, r.Min, draw.Src)
 	return encode(dst)
+}
+
+// Pending is a screenshot taken in the background, for instance while a
+// capture runs (Chrome produces the frame on its own threads).
+type Pending struct {
+	done   chan struct{}
+	png    []byte
+	err    error
+	cancel context.CancelFunc
+}
+
+// Start takes a screenshot of the tab behind ctx in the background, within
+// timeout.
+func Start(ctx context.Context, timeout time.Duration) *Pending {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	p := &Pending{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		p.png, p.err = Capture(ctx)
+	}()
+	return p
+}
+
+// Wait returns the screenshot once it is there.
+func (p *Pending) Wait() ([]byte, error) {
+	<-p.done
+	p.cancel()
+	return p.png, p.err
+}
+
+// Drop gives up a screenshot nobody needs; a nil Pending is fine.
+func (p *Pending) Drop() {
+	if p != nil {
+		p.cancel()
+		<-p.done
+	}
 }

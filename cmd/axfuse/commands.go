@@ -40,18 +40,18 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 			return writeObservation(stdout, cfg, act.DialogObservation(d))
 		}
 		co := cfg.captureOptions()
-		var early *shotAlongside
+		var early *screenshot.Pending
 		switch {
 		case cfg.screenshot != "":
-			early = takeShotAlongside(tab, cfg.timeout)
+			early = screenshot.Start(tab.Context(), cfg.timeout)
 		case !cfg.noScreenshot:
 			// A canvas usually means a screenshot: take it while the
 			// capture runs rather than after it.
-			co.OnCanvas = func() { early = takeShotAlongside(tab, cfg.timeout) }
+			co.OnCanvas = func() { early = screenshot.Start(tab.Context(), cfg.timeout) }
 		}
 		c, opts, path, err := cfg.captureInSession(tab, co)
 		if err != nil {
-			early.drop()
+			early.Drop()
 			return err
 		}
 		if path != "" {
@@ -67,49 +67,16 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 				return err
 			}
 		} else {
-			early.drop()
+			early.Drop()
 		}
 		return writeObservation(stdout, cfg, obs)
 	})
 }
 
-// shotAlongside is a screenshot taken while the capture runs.
-type shotAlongside struct {
-	done   chan struct{}
-	png    []byte
-	err    error
-	cancel context.CancelFunc
-}
-
-func takeShotAlongside(tab *chrome.Tab, timeout time.Duration) *shotAlongside {
-	ctx, cancel := context.WithTimeout(tab.Context(), timeout)
-	s := &shotAlongside{done: make(chan struct{}), cancel: cancel}
-	go func() {
-		defer close(s.done)
-		s.png, s.err = screenshot.Capture(ctx)
-	}()
-	return s
-}
-
-// wait returns the screenshot once it is there.
-func (s *shotAlongside) wait() ([]byte, error) {
-	<-s.done
-	s.cancel()
-	return s.png, s.err
-}
-
-// drop gives up a screenshot nobody needs.
-func (s *shotAlongside) drop() {
-	if s != nil {
-		s.cancel()
-		<-s.done
-	}
-}
-
 // attachScreenshot takes the viewport (or the one taken alongside the
 // capture), annotates it, and records it: where --screenshot says, else a
 // new file in the temporary directory.
-func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early *shotAlongside) error {
+func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early *screenshot.Pending) error {
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
 	start := time.Now()
@@ -118,7 +85,7 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early
 	var err error
 	if early != nil {
 		step += " (taken alongside the capture: the wait for it)"
-		shot, err = early.wait()
+		shot, err = early.Wait()
 	} else {
 		shot, err = screenshot.Capture(sctx)
 	}

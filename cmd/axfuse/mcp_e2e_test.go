@@ -5,7 +5,9 @@ package main
 // drives real headless Chromium.
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"os"
 	"os/exec"
 	"regexp"
@@ -227,5 +229,48 @@ func TestMCPTools(t *testing.T) {
 	text, _ = call(t, cs, "browser_snapshot", map[string]any{"target": "form", "filename": t.TempDir() + "/s.yaml"}, false)
 	if !strings.Contains(text, "written to") {
 		t.Errorf("snapshot to a file: %s", text)
+	}
+}
+
+// TestMCPCanvasScreenshot: on the demo page (a bar chart drawn on a canvas
+// with a click listener and no accessible content) a look attaches the
+// annotated screenshot, taken while the capture ran; a delta does not.
+func TestMCPCanvasScreenshot(t *testing.T) {
+	cs := mcpSession(t)
+	demo, err := serveDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(demo.Close)
+	image := func(res *mcp.CallToolResult) *mcp.ImageContent {
+		for _, c := range res.Content {
+			if i, ok := c.(*mcp.ImageContent); ok {
+				return i
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{{"browser_navigate", map[string]any{"url": demo.URL}}, {"browser_snapshot", map[string]any{}}} {
+		text, res := call(t, cs, tc.tool, tc.args, false)
+		img := image(res)
+		if img == nil || !strings.Contains(text, "Screenshot attached: canvas") {
+			t.Fatalf("%s: no screenshot for the canvas:\n%s", tc.tool, text)
+		}
+		shot, err := png.Decode(bytes.NewReader(img.Data))
+		if err != nil || shot.Bounds().Dx() != 1280 || shot.Bounds().Dy() != 720 {
+			t.Fatalf("%s: the attached image is not a 1280×720 PNG (%v)", tc.tool, err)
+		}
+	}
+	// Nothing changes on a hover over the first link: the answer is a
+	// delta, and a delta carries no screenshot.
+	text, res := call(t, cs, "browser_hover", map[string]any{"ref": "e1"}, false)
+	if !strings.Contains(text, "Changes since your last snapshot") {
+		t.Fatalf("hover: not a delta:\n%s", text)
+	}
+	if image(res) != nil {
+		t.Errorf("a delta carries a screenshot")
 	}
 }
