@@ -23,9 +23,16 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 			note, d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
 		return textResult(strings.TrimSpace(text), nil), nil
 	}
-	// A canvas usually means a screenshot: take it while the capture runs.
+	// A canvas usually means a screenshot: take it while the capture runs,
+	// when the answer will be the full snapshot. (A delta, the usual answer
+	// after an action, attaches none; Chrome would still spend 60–90 ms
+	// producing the frame.)
 	var early *screenshot.Pending
-	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), func() { early = screenshot.Start(ts.tab.Context(), s.timeout()) })
+	var onCanvas func()
+	if full || ts.seen == nil {
+		onCanvas = func() { early = screenshot.Start(ts.tab.Context(), s.timeout()) }
+	}
+	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), onCanvas)
 	if err != nil {
 		early.Drop()
 		return nil, err
