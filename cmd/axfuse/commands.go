@@ -66,8 +66,12 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 			if err := attachScreenshot(tab, cfg, obs, early); err != nil {
 				return err
 			}
-		} else {
+		} else if early != nil {
+			// Cancelling does not stop a frame Chrome has begun: the wait
+			// says what the unneeded screenshot cost.
+			start := time.Now()
 			early.Drop()
+			obs.Stats.Timings = append(obs.Stats.Timings, domsnap.TimingSince("Page.captureScreenshot (taken alongside the capture, not needed: dropped)", start))
 		}
 		return writeObservation(stdout, cfg, obs)
 	})

@@ -57,6 +57,42 @@ c.addEventListener('click', () => {});</script>`
 	}
 }
 
+// TestEarlyScreenshotOnlyForCanvasInView: the screenshot taken alongside
+// the capture starts only for a canvas that meets the viewport, and one
+// nobody needs is dropped and shows in the timings.
+func TestEarlyScreenshotOnlyForCanvasInView(t *testing.T) {
+	needChromium(t)
+	for _, tc := range []struct {
+		name, canvas string
+		dropped      bool
+	}{
+		{"below the viewport", `<canvas width=300 height=150 style="margin-top:3000px"></canvas>`, false},
+		{"hidden", `<canvas width=300 height=150 style="display:none"></canvas>`, false},
+		{"in view, not a target", `<canvas width=300 height=150></canvas>`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<!doctype html><title>c</title><h1>Chart</h1>` + tc.canvas
+			obs := decode(t, mustCLI(t, "snapshot", "--format", "json", serve(t, map[string]string{"/": page}).URL+"/"))
+			if obs.Screenshot != nil {
+				os.Remove(obs.Screenshot.Path)
+				t.Fatalf("a screenshot was attached: %+v", obs.Screenshot)
+			}
+			dropped, other := false, ""
+			for _, tm := range obs.Stats.Timings {
+				switch {
+				case tm.Step == "Page.captureScreenshot (taken alongside the capture, not needed: dropped)":
+					dropped = true
+				case strings.HasPrefix(tm.Step, "Page.captureScreenshot"):
+					other = tm.Step
+				}
+			}
+			if dropped != tc.dropped || other != "" {
+				t.Errorf("early screenshot dropped %v (want %v), other screenshot step %q: %+v", dropped, tc.dropped, other, obs.Stats.Timings)
+			}
+		})
+	}
+}
+
 // TestCompareDemo: the fused view finds the listener divs the AX-only view
 // lacks, and the numbers add up.
 func TestCompareDemo(t *testing.T) {

@@ -46,9 +46,11 @@ type CaptureOptions struct {
 	// Margin grows the viewport on every side (CSS px) in viewport mode.
 	Margin float64
 	// OnCanvas, when set, is called once as soon as the capture learns that
-	// the top document holds a <canvas> (auto and viewport modes read it in
-	// their first pass), so the caller can start what a canvas will likely
-	// need, a screenshot, alongside the capture.
+	// a <canvas> of the top document meets the viewport (auto and viewport
+	// modes read it in their first pass), so the caller can start what a
+	// canvas will likely need, a screenshot, alongside the capture. (A
+	// canvas outside the viewport, or with no area, never needs one: the
+	// fused view's regions are in view.)
 	OnCanvas func()
 }
 
@@ -201,7 +203,8 @@ type viewResult struct {
 	// Closed are the kept iframes in view whose document the pass could
 	// not read (cross-origin), as indexes into the kept nodes.
 	Closed []int `json:"closed"`
-	// Canvases counts the top document's <canvas> elements.
+	// Canvases counts the top document's <canvas> elements whose box meets
+	// the viewport.
 	Canvases int `json:"-"`
 	Probes   int `json:"probes"`
 	// Phases are the milliseconds each part of the pass took in the page.
@@ -294,7 +297,11 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		minText = autoMinText
 	}
 	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
-		const canvases = document.getElementsByTagName('canvas').length;
+		let canvases = 0;
+		for (const c of document.getElementsByTagName('canvas')) {
+			const r = c.getBoundingClientRect();
+			if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight) canvases++;
+		}
 		if (n < %d && !(%s)(%d)) return [JSON.stringify({small: true, walked: n}), [], canvases];
 		const r = (%s)(%g, %d, %d, %s); return [r[0], r[1], canvases]; })()`,
 		minElements, longTextJS, minText, viewportJS, margin, probeStep, maxKeptNodes, props)
