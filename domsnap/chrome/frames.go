@@ -235,9 +235,10 @@ func (t *Tab) attachChromedp(id string) (*session, error) {
 }
 
 // attachLean attaches a flattened session on the lean tab's own socket: one
-// round trip, no domain enabled, no browser websocket dialled (chromedp's
-// attach took 100-120 ms a frame on pages with ads). Closing the socket
-// detaches it; a frame that goes away takes its session with it.
+// round trip, no domain enabled, no browser websocket dialled (a page with
+// one cross-site frame: capture 76 → 28 ms against chromedp's attach).
+// Closing the socket detaches it; a frame that goes away takes its session
+// with it.
 func (t *Tab) attachLean(tab *leanSession, id string) (*session, error) {
 	var sid target.SessionID
 	err := t.call("Target.attachToTarget", func(ctx context.Context) error {
