@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -92,13 +91,10 @@ func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolR
 // annotated takes the viewport (or waits for the one taken early) and
 // outlines the observation's elements.
 func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screenshot.Pending) ([]byte, error) {
-	var shot []byte
-	var err error
-	if early != nil {
-		shot, err = early.Wait()
-	} else {
-		shot, err = s.screenshot(ts)
+	if early == nil {
+		early = screenshot.Start(ts.tab.Context(), s.timeout())
 	}
+	shot, err := early.Wait()
 	if err != nil {
 		return nil, err
 	}
@@ -106,9 +102,7 @@ func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screensho
 }
 
 func (s *Server) screenshot(ts *tabState) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ts.tab.Context(), s.timeout())
-	defer cancel()
-	return screenshot.Capture(ctx)
+	return screenshot.Start(ts.tab.Context(), s.timeout()).Wait()
 }
 
 // timeout is the deadline of one CDP call.

@@ -81,18 +81,13 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 // capture), annotates it, and records it: where --screenshot says, else a
 // new file in the temporary directory.
 func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early *screenshot.Pending) error {
-	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
-	defer cancel()
 	start := time.Now()
-	step := "Page.captureScreenshot"
-	var shot []byte
-	var err error
-	if early != nil {
-		step += " (taken alongside the capture: the wait for it)"
-		shot, err = early.Wait()
-	} else {
-		shot, err = screenshot.Capture(sctx)
+	step := "Page.captureScreenshot (taken alongside the capture: the wait for it)"
+	if early == nil {
+		step = "Page.captureScreenshot"
+		early = screenshot.Start(tab.Context(), cfg.timeout)
 	}
+	shot, err := early.Wait()
 	if err != nil {
 		return err
 	}

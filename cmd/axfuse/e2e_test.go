@@ -302,16 +302,8 @@ func TestAttachedSnapshotTakesTheTabInUse(t *testing.T) {
 	if out := mustCLI(t, "snapshot", "--cdp", endpoint); !strings.Contains(out, `heading "Tab B"`) {
 		t.Fatalf("one tab: the snapshot does not show it:\n%s", out)
 	}
-	b, err := chrome.Open(t.Context(), chrome.Options{Endpoint: endpoint, CallTimeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	inUse, err := b.CurrentTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inUse.Close()
+	_, done := attachedTab(t, t.Context(), endpoint) // another client, in use: it must win
+	defer done()
 	req, err := http.NewRequest(http.MethodPut, endpoint+"/json/new?"+srv.URL+"/a", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -481,4 +473,21 @@ func TestPageThatNeverFinishesLoading(t *testing.T) {
 	if !strings.Contains(out, `button "Still here"`) {
 		t.Errorf("snapshot of a page still loading lacks its button:\n%s", out)
 	}
+}
+
+// attachedTab attaches to the current tab of the browser at endpoint, as
+// a client that stays (chromedp's session); done detaches and lets the
+// browser go.
+func attachedTab(t *testing.T, ctx context.Context, endpoint string) (tab *chrome.Tab, done func()) {
+	t.Helper()
+	b, err := chrome.Open(ctx, chrome.Options{Endpoint: endpoint, CallTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err = b.CurrentTab()
+	if err != nil {
+		b.Close()
+		t.Fatal(err)
+	}
+	return tab, func() { tab.Close(); b.Close() }
 }

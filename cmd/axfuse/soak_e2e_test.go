@@ -83,16 +83,8 @@ func TestSoakSnapshots(t *testing.T) {
 	waitForPage(t, endpoint, "Ticker")
 	ignore := goleak.IgnoreCurrent()
 	func() {
-		b, err := chrome.Open(context.Background(), chrome.Options{Endpoint: endpoint, CallTimeout: 30 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
-		tab, err := b.CurrentTab()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tab.Close()
+		tab, done := attachedTab(t, context.Background(), endpoint)
+		defer done()
 		var heap0, rss0 float64
 		start := time.Now()
 		for i := range n {
