@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,22 +148,27 @@ Array.prototype.push = function () { return 0; };
 
 // TestAutoCaptureSwitchesBySize: auto takes the full page when it is small
 // and the viewport when it is long, in elements or in text (a script's
-// text does not count); the CLI says which in its timings.
+// text does not count); the CLI says which in its timings. A page whose
+// elements mostly meet the viewport takes the full capture too, and the
+// pass says so before describing them (its early stop: "about").
 func TestAutoCaptureSwitchesBySize(t *testing.T) {
 	b := openBrowser(t)
 	line := strings.Repeat("a line of a long plain-text document ", 2) + "\n"
+	grid := `<div style="display:grid;grid-template-columns:repeat(30,40px)">` + strings.Repeat("<span>x</span>", 600) + `</div>`
 	for _, tc := range []struct {
-		rows int
-		text string // a <pre> below the table
-		want string
+		rows     int
+		text     string // below the table
+		want     string
+		wantStep string // a timing step that starts so
 	}{
-		{20, "", chrome.CaptureFull},
-		{20, strings.Repeat(line, 1000), chrome.CaptureViewport}, // 75,000 characters
-		{20, "<script>" + strings.Repeat("var x = 1;\n", 5000) + "</script>", chrome.CaptureFull},
-		{1000, "", chrome.CaptureViewport},
+		{20, "", chrome.CaptureFull, "full capture taken: "},
+		{20, "<pre>" + strings.Repeat(line, 1000) + "</pre>", chrome.CaptureViewport, "viewport pass ("}, // 75,000 characters
+		{20, "<script>" + strings.Repeat("var x = 1;\n", 5000) + "</script>", chrome.CaptureFull, "full capture taken: "},
+		{1000, "", chrome.CaptureViewport, "viewport pass ("},
+		{0, grid, chrome.CaptureFull, "full capture taken: about "},
 	} {
 		rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, tc.rows)
-		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table><pre>` + tc.text + `</pre>`})
+		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table>` + tc.text})
 		tab := openPageTab(t, b, srv.URL+"/", 100*time.Millisecond)
 		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureAuto})
 		tab.Close()
@@ -171,6 +177,9 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 		}
 		if c.Mode != tc.want {
 			t.Errorf("%d rows, %d characters below: auto took a %s capture, want %s", tc.rows, len(tc.text), c.Mode, tc.want)
+		}
+		if !slices.ContainsFunc(c.Timings, func(s domsnap.Timing) bool { return strings.HasPrefix(s.Step, tc.wantStep) }) {
+			t.Errorf("%d rows, %d characters below: no timing step %q in %v", tc.rows, len(tc.text), tc.wantStep, c.Timings)
 		}
 	}
 }

@@ -198,8 +198,12 @@ type viewRun struct {
 type viewResult struct {
 	Docs    []viewDoc `json:"docs"`
 	TooMany bool      `json:"tooMany"`
-	Small   bool      `json:"small"`
-	Walked  int       `json:"walked"`
+	// TooShare, in auto mode, is the estimated count of nodes meeting the
+	// viewport when it passes autoMaxKeptShare of the top document's
+	// elements: the pass stopped early.
+	TooShare int  `json:"tooShare"`
+	Small    bool `json:"small"`
+	Walked   int  `json:"walked"`
 	// Closed are the kept iframes in view whose document the pass could
 	// not read (cross-origin), as indexes into the kept nodes.
 	Closed []int `json:"closed"`
@@ -240,6 +244,8 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	switch {
 	case res.Small:
 		return nil, errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before}
+	case res.TooShare > 0:
+		return nil, errFallBack{why: fmt.Sprintf("about %d of %d elements' nodes meet the viewport", res.TooShare, res.Walked)}
 	case res.TooMany:
 		return nil, errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
 	case o.Mode == CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
@@ -284,58 +290,109 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 	})
 }
 
+// canvasesInViewJS counts the document's <canvas> elements whose box meets
+// the viewport.
+const canvasesInViewJS = `(() => {
+	let canvases = 0;
+	for (const c of document.getElementsByTagName('canvas')) {
+		const r = c.getBoundingClientRect();
+		if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight) canvases++;
+	}
+	return canvases;
+})`
+
+// smallPage tells, for auto mode, whether the page is under minElements
+// elements and little text, in an expression of its own: on such a page
+// (most of the corpus) the full capture follows, and compiling and running
+// the whole pass only to learn its size cost 3–6 ms of a ~50 ms snapshot,
+// where this costs well under one.
+func (t *Tab) smallPage(top frameInfo, minElements int) (*viewResult, error) {
+	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
+		return [n < %d && !(%s)(%d), n, (%s)()]; })()`, minElements, longTextJS, autoMinText, canvasesInViewJS)
+	var raw []byte
+	err := t.call("page size", func(ctx context.Context) error {
+		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+		if err == nil && r.Result != nil {
+			raw = r.Result.Value
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var got []json.RawMessage
+	res := &viewResult{}
+	if json.Unmarshal(raw, &got) != nil || len(got) != 3 ||
+		json.Unmarshal(got[0], &res.Small) != nil || json.Unmarshal(got[1], &res.Walked) != nil {
+		return nil, errors.New("page size: unexpected result shape")
+	}
+	if json.Unmarshal(got[2], &res.Canvases) != nil {
+		res.Canvases = 0
+	}
+	return res, nil
+}
+
+// evaluateInWorld evaluates in axfuse's isolated world of the frame and
+// fails on a script that threw.
+func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime.EvaluateParams) (*runtime.EvaluateResult, error) {
+	params.Silent = new(true)
+	for attempt := 0; ; attempt++ {
+		world, err := t.isolatedWorld(ctx, top)
+		if err != nil {
+			return nil, err
+		}
+		params.ContextID = world
+		res, err := do(ctx, runtime.Evaluate, params)
+		if err != nil && attempt == 0 && strings.Contains(err.Error(), "Cannot find context") {
+			// The world went with a document the frame tree had not yet
+			// let go of: make it anew, once.
+			t.forgetWorld()
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if res.ExceptionDetails != nil {
+			return nil, fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
+		}
+		return &res, nil
+	}
+}
+
 // viewportPass runs the pass in the frame's isolated world and returns its
-// description, each node's backendNodeId and each document's loader id.
+// description, each node's backendNodeId and each document's loader id. In
+// auto mode a small page ends it at its first step (Small set).
 func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*viewResult, []int64, []string, error) {
 	start := time.Now()
+	maxShare := 0.0
+	if minElements > 0 {
+		res, err := t.smallPage(top, minElements)
+		if err != nil || res.Small {
+			return res, nil, nil, err
+		}
+		if res.Walked >= minElements { // not a page taken for its text alone
+			maxShare = autoMaxKeptShare
+		}
+	}
 	props, _ := json.Marshal(domsnap.StyleProperties)
 	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
 		margin = 0
 	}
-	minText := 0
-	if minElements > 0 {
-		minText = autoMinText
-	}
-	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
-		let canvases = 0;
-		for (const c of document.getElementsByTagName('canvas')) {
-			const r = c.getBoundingClientRect();
-			if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight) canvases++;
-		}
-		if (n < %d && !(%s)(%d)) return [JSON.stringify({small: true, walked: n}), [], canvases];
-		const r = (%s)(%g, %d, %d, %s); return [r[0], r[1], canvases]; })()`,
-		minElements, longTextJS, minText, viewportJS, margin, probeStep, maxKeptNodes, props)
+	expr := fmt.Sprintf(`(() => { const r = (%s)(%g, %d, %d, %s, %g); return [r[0], r[1], (%s)()]; })()`,
+		viewportJS, margin, probeStep, maxKeptNodes, props, maxShare, canvasesInViewJS)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
-		var r *runtime.EvaluateResult
-		for attempt := 0; ; attempt++ {
-			world, err := t.isolatedWorld(ctx, top)
-			if err != nil {
-				return err
-			}
-			depth := int64(2)
-			res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
-				Expression: expr, ContextID: world, Silent: new(true),
-				SerializationOptions: &runtime.SerializationOptions{
-					Serialization:        "deep",
-					MaxDepth:             &depth,
-					AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
-				},
-			})
-			if err != nil && attempt == 0 && strings.Contains(err.Error(), "Cannot find context") {
-				// The world went with a document the frame tree had not
-				// yet let go of: make it anew, once.
-				t.forgetWorld()
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			r = &res
-			break
-		}
-		if r.ExceptionDetails != nil {
-			return fmt.Errorf("script threw: %s", exceptionText(r.ExceptionDetails))
+		depth := int64(2)
+		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{
+			Expression: expr,
+			SerializationOptions: &runtime.SerializationOptions{
+				Serialization:        "deep",
+				MaxDepth:             &depth,
+				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
+			},
+		})
+		if err != nil {
+			return err
 		}
 		if r.Result == nil || r.Result.DeepSerializedValue == nil {
 			return errors.New("no result")

@@ -5,7 +5,7 @@
 // what lies wholly outside; nodes holds the same nodes in the same order, for
 // their backendNodeIds (deep serialization). Everything it reads is the
 // page's and untrusted; Go checks the shape.
-(margin, step, maxKept, styleProps) => {
+(margin, step, maxKept, styleProps, maxShare) => {
   const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {}, closed: [] };
   // Hit-test probes cost from tens of microseconds to a millisecond each
   // (deep inline layouts): they are bounded in number and time.
@@ -130,6 +130,18 @@
     let kept = 0;
     for (let i = 0; i < n; i++) kept += keep[i];
     if (kept > maxKept) { out.tooMany = true; return null; }
+    // Auto mode: when most of the top document meets the viewport, the
+    // caller takes the full capture, so stop before the costly steps (and
+    // before Chrome serializes every kept node). Text nodes are fetched
+    // one by one too, so they count; here, those under kept elements.
+    if (maxShare > 0 && parentDoc < 0) {
+      let texts = 0;
+      for (let i = 0; i < n; i++) {
+        if (!keep[i]) continue;
+        for (let c = els[i].firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && c.data.trim() !== '') texts++;
+      }
+      if (kept + texts > maxShare * n) { out.tooShare = kept + texts; return null; }
+    }
 
     // 2. What lies outside: each element that is not kept belongs to the
     // subtree of its topmost unkept ancestor (a child of a kept node).
@@ -368,5 +380,6 @@
 
   walkDoc(document, window, -1, -1);
   if (out.tooMany) return [JSON.stringify({ tooMany: true, walked: out.walked }), []];
+  if (out.tooShare) return [JSON.stringify({ tooShare: out.tooShare, walked: out.walked }), []];
   return [JSON.stringify(out), nodes];
 }
