@@ -107,6 +107,7 @@ type Counts struct {
 	Offscreen  int `json:"offscreen"`  // nodes collapsed or dropped off-screen
 	Clipped    int `json:"clipped"`    // nodes overflow clips hide
 	Withheld   int `json:"withheld"`   // texts a person cannot see
+	Invisible  int `json:"invisible"`  // elements at opacity 0 that take no clicks
 	Unchecked  int `json:"unchecked"`  // elements whose covers were not looked for (work bound spent)
 }
 
@@ -358,6 +359,14 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	}
 	ax := &fd.f.AXNodes[i]
 	dom := b.domIndex(fd, ax.Backend)
+	if dom >= 0 && b.g.IsGhost(fd.doc, dom) {
+		// Chrome keeps it, but no one can see or click it: its lines go,
+		// and its text is withheld below.
+		if !ax.Ignored && !wrapperRole(ax.Role) && !textOnlyRoles[ax.Role] {
+			b.counts.Invisible++
+		}
+		return b.children(fd, i, dom, sc)
+	}
 	if ax.Ignored {
 		if !hiddenReason(ax.IgnoredReasons) {
 			if n := b.roleless(fd, i, dom, sc); n != nil {

@@ -65,6 +65,10 @@ const (
 	// transparent: at opacity 0, or inside such an element (opacity is not
 	// inherited in CSS but hides the whole subtree).
 	transparent
+	// ghost: a transparent element that takes no pointer events either
+	// (pointer-events: none, inherited): neither seen nor clickable, as a
+	// panel waiting to fade in is.
+	ghost
 )
 
 // rect is a clip region; infinite sides mean "no clip on that side".
@@ -126,6 +130,7 @@ type styleFacts struct {
 	position      string
 	clipsAway     bool
 	zeroOpacity   bool
+	noPointer     bool // pointer-events: none
 	shown         bool // display is not none, visibility not hidden or collapse
 	clipX, clipY  bool // overflow clips its content on that axis
 	overflowClips bool
@@ -138,6 +143,7 @@ func factsOf(st *domsnap.Style) styleFacts {
 			f.zeroOpacity = true
 		}
 	}
+	f.noPointer = st.PointerEvents == "none"
 	f.shown = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse"
 	f.overflowClips = f.clipX || f.clipY
 	return f
@@ -213,6 +219,9 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		shown := boxRect(box).intersect(dg.clips[clip]).box()
 		if st.zeroOpacity {
 			dg.flags[i] |= transparent
+		}
+		if dg.flags[i]&transparent != 0 && st.noPointer && node.Type == domsnap.ElementNode {
+			dg.flags[i] |= ghost
 		}
 		if st.shown && shown.W*shown.H > 0 {
 			dg.flags[i] |= tangible
@@ -420,6 +429,10 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 	}
 	return out
 }
+
+// IsGhost reports an element at opacity 0 (or inside such an element)
+// that takes no pointer events: no one can see or click it.
+func (g *Geometry) IsGhost(doc, node int) bool { return g.has(doc, node, ghost) }
 
 // IsTangible reports whether a node can receive a click: laid out, shown,
 // not visibility:hidden (opacity does not matter).

@@ -182,22 +182,27 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// TestHiddenTextNeverPrinted: what no one can see is never printed, a panel
+// at opacity 0 that takes no clicks included; an invisible file input over
+// its label still takes clicks, so it stays.
 func TestHiddenTextNeverPrinted(t *testing.T) {
 	needChromium(t)
 	out := mustCLI(t, "snapshot", servePage(t, "hidden.html"))
 	for _, s := range []string{"NONE-TEXT", "HIDDEN-TEXT", "ATTR-TEXT", "ARIA-TEXT", "TEMPLATE-TEXT", "NOSCRIPT", "None button", "Hidden button", "Attr link", "Aria button", "Listener hidden",
-		"OPACITY-TEXT", "TINY-TEXT", "ZERO-TEXT", "CLIPPED-TEXT", "COLLAPSED-TEXT", "SAME-COLOUR-TEXT", "DARK-SAME-TEXT"} {
+		"OPACITY-TEXT", "TINY-TEXT", "ZERO-TEXT", "CLIPPED-TEXT", "COLLAPSED-TEXT", "SAME-COLOUR-TEXT", "DARK-SAME-TEXT",
+		"GHOST-HEADING", "Ghost button", "Ghost link"} {
 		if strings.Contains(out, s) {
 			t.Errorf("hidden %q printed:\n%s", s, out)
 		}
 	}
-	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "Sized", "Alone SR text", "- note: 4 texts withheld ("} {
+	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "Sized", "Alone SR text", "- note: 7 texts withheld (",
+		"- note: 3 elements withheld (opacity 0 and no pointer events", `button "Upload a file" [ref=`} {
 		if !strings.Contains(out, s) {
 			t.Errorf("%q missing:\n%s", s, out)
 		}
 	}
-	if strings.Count(out, "withheld") != 1 {
-		t.Errorf("the withheld note is not said once:\n%s", out)
+	if strings.Count(out, "texts withheld") != 1 || strings.Count(out, "elements withheld") != 1 {
+		t.Errorf("a withheld note is not said once:\n%s", out)
 	}
 }
 
