@@ -92,11 +92,7 @@ func (t *Tab) evaluateDeep(step, expr string, depth int64, commandLine bool) ([]
 			Expression:            expr,
 			IncludeCommandLineAPI: &commandLine,
 			Silent:                new(true),
-			SerializationOptions: &runtime.SerializationOptions{
-				Serialization:        "deep",
-				MaxDepth:             &depth,
-				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
-			},
+			SerializationOptions:  nodeSerialization(depth),
 		})
 		if err != nil {
 			return err
@@ -111,6 +107,16 @@ func (t *Tab) evaluateDeep(step, expr string, depth int64, commandLine bool) ([]
 		return nil
 	})
 	return out, err
+}
+
+// nodeSerialization asks for a result deep-serialized depth levels down,
+// each DOM node in it as its backendNodeId and loaderId only.
+func nodeSerialization(depth int64) *runtime.SerializationOptions {
+	return &runtime.SerializationOptions{
+		Serialization:        "deep",
+		MaxDepth:             &depth,
+		AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
+	}
 }
 
 // serialized is the shape of one deep-serialized value.

@@ -382,15 +382,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		viewportJS, margin, probeStep, maxKeptNodes, props, maxShare, canvasesInViewJS)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
-		depth := int64(2)
-		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{
-			Expression: expr,
-			SerializationOptions: &runtime.SerializationOptions{
-				Serialization:        "deep",
-				MaxDepth:             &depth,
-				AdditionalParameters: []byte(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
-			},
-		})
+		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
 		if err != nil {
 			return err
 		}

@@ -5,20 +5,11 @@
 // weighs on all alike. Not a test: a measurement.
 // usage: PEERS=/tmp/peers node scripts/measure/floor.js URL FLOOR_BIN AXFUSE_BIN...
 // prints JSON: {url, pw_ms, ms: {"connect": …, "ax": …, "ax+dom": …, BIN: …}}
-const { chromium } = require(require('path').join(process.env.PEERS || '/tmp/peers', 'node_modules', 'playwright-core'));
 const { execFileSync } = require('child_process');
-const net = require('net');
+const { median, now, openTab } = require('./tab');
 const [url, floorBin, ...bins] = process.argv.slice(2);
-const median = a => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-const freePort = () => new Promise(r => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
-const now = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 (async () => {
-  const port = await freePort();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1'] });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(url, { waitUntil: 'load', timeout: 60000 });
-  await page.waitForTimeout(300);
+  const { browser, page, port } = await openTab(url);
   const cdp = `http://127.0.0.1:${port}`;
   const jobs = { connect: [floorBin, ['--cdp', cdp, 'connect']], ax: [floorBin, ['--cdp', cdp, 'ax']], 'ax+dom': [floorBin, ['--cdp', cdp, 'ax+dom']] };
   for (const b of bins) jobs[b] = [b, ['snapshot', '--cdp', cdp, '--format', 'json']];

@@ -5,20 +5,12 @@
 // usage: PEERS=/tmp/peers node scripts/measure/warm.js URL AXFUSE_BIN
 // (PEERS: a copy of ../shared/peers with `npm install` run in it)
 // prints JSON: {url, pw_ms, mcp_ms, ratio, err}
-const { chromium } = require(require('path').join(process.env.PEERS || '/tmp/peers', 'node_modules', 'playwright-core'));
 const { spawn } = require('child_process');
-const net = require('net'); const readline = require('readline');
+const readline = require('readline');
+const { median, now, openTab } = require('./tab');
 const [url, bin] = process.argv.slice(2);
-const median = a => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-const freePort = () => new Promise(r => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
-const now = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 (async () => {
-  const port = await freePort();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1'] });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(url, { waitUntil: 'load', timeout: 60000 });
-  await page.waitForTimeout(300);
+  const { browser, page, port } = await openTab(url);
   const runs = +(process.env.RUNS || 5);
   const child = spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const rl = readline.createInterface({ input: child.stdout });
