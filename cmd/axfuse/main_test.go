@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	// Under CI a missing Chromium fails the whole package at once (each
 	// end-to-end test also fails on its own in needChromium): nothing is
 	// skipped there.
-	if underCI() {
+	if underCI() && os.Getenv("AXFUSE_TEST_NO_PRECHECK") != "1" {
 		if _, err := chrome.FindBrowser(""); err != nil {
 			fmt.Fprintf(os.Stderr, "CI=%s and no Chromium: %v\n", os.Getenv("CI"), err)
 			os.Exit(1)
@@ -37,6 +37,33 @@ func TestMain(m *testing.M) {
 func underCI() bool {
 	v := strings.ToLower(strings.TrimSpace(os.Getenv("CI")))
 	return v != "" && v != "false" && v != "0"
+}
+
+// TestMissingChromiumFailsUnderCI runs an end-to-end test in a child test
+// process with no browser on PATH: under CI it must fail, both at the
+// package's start and in needChromium itself (the start check turned off);
+// outside CI it skips.
+func TestMissingChromiumFailsUnderCI(t *testing.T) {
+	for _, tc := range []struct {
+		ci, noPrecheck string
+		wantFail       bool
+		want           string
+	}{
+		{"true", "", true, "CI=true and no Chromium"},
+		{"true", "1", true, "CI=true and no Chromium"},
+		{"1", "1", true, "CI=1 and no Chromium"},
+		{"", "", false, "--- SKIP: TestHiddenTextNeverPrinted"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHiddenTextNeverPrinted$", "-test.v", "-test.count=1")
+		cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "CI=" + tc.ci, "AXFUSE_TEST_NO_PRECHECK=" + tc.noPrecheck}
+		out, err := cmd.CombinedOutput()
+		if failed := err != nil; failed != tc.wantFail || !strings.Contains(string(out), tc.want) {
+			t.Errorf("CI=%q, start check off %q: failed %v, want %v, and %q in:\n%s", tc.ci, tc.noPrecheck, failed, tc.wantFail, tc.want, out)
+		}
+		if tc.wantFail && strings.Contains(string(out), "SKIP") {
+			t.Errorf("CI=%q: a test skipped:\n%s", tc.ci, out)
+		}
+	}
 }
 
 // runProcess runs axfuse as a separate process and returns its stdout.
