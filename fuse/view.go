@@ -112,7 +112,7 @@ func buildTree(c *domsnap.Capture, g *layout.Geometry, opts Options, fold bool) 
 			roots = append(roots, withheldNote(v.counts.Withheld))
 		}
 		if v.counts.Invisible > 0 {
-			roots = append(roots, &Node{Role: "note", Text: plural(v.counts.Invisible, "element") + " withheld (opacity 0 and no pointer events, so neither seen nor clickable)"})
+			roots = append(roots, invisibleNote(v.counts.Invisible))
 		}
 		if v.counts.Unchecked > 0 {
 			roots = append(roots, &Node{Role: "note", Text: plural(v.counts.Unchecked, "element") + " not checked for covers (too many boxes stacked on one spot); refs there may be covered"})

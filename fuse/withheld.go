@@ -153,6 +153,12 @@ func withheldNote(n int) *Node {
 	return &Node{Role: "note", Text: plural(n, "text") + " withheld (hidden by opacity 0, zero size, or the colour of their background)"}
 }
 
+// invisibleNote says, once, how many elements at opacity 0 that take no
+// pointer events lost their lines (layout's ghosts).
+func invisibleNote(n int) *Node {
+	return &Node{Role: "note", Text: plural(n, "element") + " withheld (opacity 0 and no pointer events, so neither seen nor clickable)"}
+}
+
 // onlyWithheld: a line with no name, no ref, and nothing but withheld text
 // under it says nothing once the text is gone.
 func onlyWithheld(n *Node) bool {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -365,6 +366,7 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*viewResult, []int64, []string, error) {
 	start := time.Now()
 	maxShare := 0.0
+	canvases := "(" + canvasesInViewJS + ")()"
 	if minElements > 0 {
 		res, err := t.smallPage(top, minElements)
 		if err != nil || res.Small {
@@ -373,13 +375,14 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		if res.Walked >= minElements { // not a page taken for its text alone
 			maxShare = autoMaxKeptShare
 		}
+		canvases = strconv.Itoa(res.Canvases) // counted already
 	}
 	props, _ := json.Marshal(domsnap.StyleProperties)
 	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
 		margin = 0
 	}
-	expr := fmt.Sprintf(`(() => { const r = (%s)(%g, %d, %d, %s, %g); return [r[0], r[1], (%s)()]; })()`,
-		viewportJS, margin, probeStep, maxKeptNodes, props, maxShare, canvasesInViewJS)
+	expr := fmt.Sprintf(`(() => { const r = (%s)(%g, %d, %d, %s, %g); return [r[0], r[1], %s]; })()`,
+		viewportJS, margin, probeStep, maxKeptNodes, props, maxShare, canvases)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
 		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
