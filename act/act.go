@@ -19,6 +19,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -45,8 +46,65 @@ type Session struct {
 	// and a failed check observes afresh and tries once more. For a
 	// long-lived session (the MCP server), not for one-shot processes.
 	Cache bool
-	path  string
-	last  atomic.Pointer[Observed]
+	// UploadRoot, when set, is the folder uploads must come from (after
+	// symbolic links are followed): an agent's server gives files from
+	// there only.
+	UploadRoot string
+	path       string
+	last       atomic.Pointer[Observed]
+	// done is what the last action did beside its input.
+	done Done
+}
+
+// Done is what an action did beside its input: notes for its answer (what
+// a drag moved, script errors the page raised meanwhile) and the tabs it
+// opened.
+type Done struct {
+	Notes  []string
+	Opened []chrome.TabInfo
+}
+
+// LastDone is what the last action did beside its input.
+func (s *Session) LastDone() Done { return s.done }
+
+func (s *Session) note(n string) { s.done.Notes = append(s.done.Notes, n) }
+
+// action runs one action: its input, the wait for the page to settle, and
+// the record of what the page did meanwhile.
+func (s *Session) action(f func() error) error { return s.actionThen(f, nil) }
+
+// actionThen is action with a check that runs once the page settled.
+func (s *Session) actionThen(f, after func() error) error {
+	s.done = Done{}
+	mark := s.Tab.Mark()
+	err := f()
+	if err == nil {
+		s.settle()
+		if after != nil {
+			err = after()
+		}
+	}
+	s.record(mark)
+	return err
+}
+
+// most script errors one answer lists.
+const mostErrors = 5
+
+func (s *Session) record(mark int) {
+	errs, opened := s.Tab.Since(mark)
+	for i, e := range errs {
+		if i == mostErrors {
+			s.note(fmt.Sprintf("and %d more page errors", len(errs)-mostErrors))
+			break
+		}
+		s.note("page error during the action: " + fuse.DisplayName(e))
+	}
+	if len(opened) > 0 {
+		if infos, err := s.Tab.Describe(opened); err == nil {
+			s.done.Opened = infos
+		}
+	}
 }
 
 // Observed is one complete observation: the capture, its fused tree, and
@@ -211,14 +269,21 @@ type Target struct {
 // scrolled) in view, nothing covers it, and the browser's own hit test at
 // its clickable point reaches it. Any failure is an error naming why, and
 // nothing is done.
-func (s *Session) Resolve(ref string) (Target, error) {
+func (s *Session) Resolve(ref string) (Target, error) { return s.resolveRef(ref, false) }
+
+// resolveRef is Resolve; fresh skips the stored observation even in a
+// Cache session (a retry after the guard stopped an action).
+func (s *Session) resolveRef(ref string, fresh bool) (Target, error) {
 	// What the agent saw, read before observing refreshes the table.
 	key, seen, ok := s.Refs.Lookup(ref)
 	if !ok {
 		return Target{}, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
 	}
-	if last := s.last.Load(); s.Cache && last != nil {
+	if last := s.last.Load(); s.Cache && !fresh && last != nil {
 		if t, err := s.resolve(ref, key, seen, last.Tree); err == nil {
+			if err := s.liveFingerprint(last, t); err != nil {
+				return Target{}, err
+			}
 			return t, nil
 		}
 	}
@@ -332,29 +397,28 @@ func (s *Session) AnswerOpenDialog(accept bool, text string) (string, error) {
 			did += " with " + fuse.Quote(fuse.DisplayName(text))
 		}
 	}
-	if err := s.settle(); err != nil {
-		return "", err
-	}
+	s.settle()
 	return fmt.Sprintf("%s dialog %s was %s", d.Type, fuse.Quote(fuse.DisplayName(d.Message)), did), nil
 }
 
 // OpenedFileChooser says which file chooser an action opened, naming the
-// input's ref and the action that answers it; "" when none did.
-func (s *Session) OpenedFileChooser() string {
+// input's ref ("" for an input with no ref) and what answers it (how is
+// the caller's command, given the ref); "" when none did.
+func (s *Session) OpenedFileChooser(how func(ref string) string) string {
 	fc := s.Tab.OpenedFileChooser()
 	if fc == nil {
 		return ""
 	}
+	many := "a file"
+	if fc.Mode == "selectMultiple" {
+		many = "files"
+	}
 	for _, f := range s.frames() {
 		if ref, ok := s.Refs.Known(index.Key{Frame: f, Backend: fc.Backend}); ok {
-			many := "a file"
-			if fc.Mode == "selectMultiple" {
-				many = "files"
-			}
-			return fmt.Sprintf("file chooser opened for %s, give it %s with act upload %s FILE", ref, many, ref)
+			return fmt.Sprintf("file chooser opened for %s, give it %s with %s", ref, many, how(ref))
 		}
 	}
-	return "a file chooser opened for an input with no ref"
+	return fmt.Sprintf("a file chooser opened for an input with no ref, give it %s with %s", many, how(""))
 }
 
 // frames lists the frame ids the session's refs belong to.
@@ -370,29 +434,90 @@ func (s *Session) frames() []string {
 	return out
 }
 
-// Upload gives a file input (by ref) its files: absolute paths on the
-// machine the browser runs on.
+// settle waits, at most Settle, for the page to go quiet.
+func (s *Session) settle() { s.Tab.Settle(s.Settle) }
+
+// Upload gives files to a file input by ref, or (ref "") to the file
+// chooser an earlier action opened. A ref that is not a file input is
+// clicked, under the guard, and the chooser its click opens takes the
+// files. Each file must exist, be a readable regular file and, with an
+// UploadRoot, lie below it once symbolic links are followed.
 func (s *Session) Upload(ref string, files []string) error {
-	key, seen, ok := s.Refs.Lookup(ref)
-	if !ok {
-		return fmt.Errorf("Ref %s not found in the current page snapshot", ref)
-	}
-	_, tree, err := s.observe()
+	files, err := s.checkFiles(files)
 	if err != nil {
 		return err
 	}
-	if _, err := locate(tree, ref, key, seen); err != nil {
-		return err
-	}
-	for i, f := range files {
-		abs, err := filepath.Abs(f)
+	return s.action(func() error {
+		if ref == "" {
+			if s.Tab.OpenedFileChooser() == nil {
+				return errors.New("no file chooser is open: click what opens it, or give the file input's ref")
+			}
+			return s.Tab.AnswerFileChooser(files)
+		}
+		var isFile bool
+		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, g *chrome.Guard) error {
+			if err := g.Run("read the input's type", `function () { const f = this.localName === 'label' && this.control ? this.control : this; return f.localName === 'input' && f.type === 'file'; }`, &isFile); err != nil || isFile {
+				return err
+			}
+			s.Tab.ForgetFileChooser()
+			return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+		})
 		if err != nil {
 			return err
 		}
-		if _, err := os.Stat(abs); err != nil {
-			return fmt.Errorf("upload: %w", err)
+		if isFile {
+			key, _, _ := s.Refs.Lookup(ref)
+			return s.Tab.SetFiles(node(key), files)
 		}
-		files[i] = abs
+		s.settle()
+		if s.Tab.OpenedFileChooser() == nil {
+			return fmt.Errorf("clicking ref %s opened no file chooser; nothing was uploaded", ref)
+		}
+		return s.Tab.AnswerFileChooser(files)
+	})
+}
+
+// checkFiles makes each path absolute and checks it: there, readable, a
+// regular file, within UploadRoot when one is set.
+func (s *Session) checkFiles(files []string) ([]string, error) {
+	if len(files) == 0 {
+		return nil, errors.New("upload: give at least one file")
 	}
-	return s.settled(s.Tab.SetFiles(node(key), files))
+	root := ""
+	if s.UploadRoot != "" {
+		r, err := filepath.EvalSymlinks(s.UploadRoot)
+		if err != nil {
+			return nil, fmt.Errorf("upload root: %w", err)
+		}
+		if root, err = filepath.Abs(r); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return nil, fmt.Errorf("upload: %s: no such file", f)
+		}
+		if root != "" {
+			if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return nil, fmt.Errorf("upload: %s is outside the allowed folder %s", f, s.UploadRoot)
+			}
+		}
+		st, err := os.Stat(real)
+		if err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("upload: %s is not a regular file", f)
+		}
+		fh, err := os.Open(real)
+		if err != nil {
+			return nil, fmt.Errorf("upload: %s cannot be read", f)
+		}
+		fh.Close()
+		out[i] = real
+	}
+	return out, nil
 }

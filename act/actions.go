@@ -2,120 +2,348 @@ package act
 
 import (
 	"fmt"
+	"math"
 	"strings"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/keys"
 )
 
-// The actions: each resolves its ref (see Resolve), acts with real input
-// events, and waits for the page to settle.
+// The actions: each resolves its ref (see Resolve), arms the input-time
+// guard on its element (see guarded), acts with real input events, and
+// waits for the page to settle. What the page did beside the action
+// (errors, tabs it opened, what a drag moved) is in Notes afterwards.
 
-// Click clicks a ref count times (2: a double click).
+// Click clicks a ref count times (2: a double click). An <option> ref is
+// chosen in its <select> instead: a closed list's options have no box.
 func (s *Session) Click(ref string, count int) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
-		return err
+	if _, seen, ok := s.Refs.Lookup(ref); ok && seen.Tag == "option" {
+		return s.chooseOption(ref)
 	}
-	return s.settled(s.Tab.Click(float64(t.X), float64(t.Y), count))
+	return s.action(func() error {
+		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+			return s.Tab.Click(float64(t.X), float64(t.Y), count)
+		})
+		return err
+	})
 }
 
 // Hover moves the mouse over a ref.
 func (s *Session) Hover(ref string) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
+	return s.action(func() error {
+		_, _, err := s.guarded(ref, hoverVerb, false, func(t Target, _ *chrome.Guard) error {
+			return s.Tab.Hover(float64(t.X), float64(t.Y))
+		})
 		return err
-	}
-	return s.settled(s.Tab.Hover(float64(t.X), float64(t.Y)))
+	})
 }
 
-// Type clicks a field and types text; clear replaces what it held, submit
-// presses Enter after.
+// Type types text into an editable field (a text input, a textarea, a
+// contenteditable, the field of a combobox, or the field a label names):
+// it clicks the field, checks that the field took the focus, and inserts
+// the text at its end; clear replaces what it held, submit presses Enter
+// after. Date, time, colour and range inputs take the text as their value.
 func (s *Session) Type(ref, text string, clear, submit bool) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
-		return err
-	}
-	if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
-		return err
-	}
-	if clear {
-		if err := s.Tab.SelectAll(); err != nil {
-			return err
-		}
-	}
-	if err := s.Tab.InsertText(text); err != nil {
-		return err
-	}
-	if submit {
-		if err := s.Tab.Keys("\r"); err != nil {
-			return err
-		}
-	}
-	return s.settle()
+	return s.action(func() error { return s.typeInto(ref, text, clear, submit) })
 }
 
-// Fill types into several fields in order (ref → text), replacing their
-// content.
-func (s *Session) Fill(fields [][2]string) error {
-	for _, f := range fields {
-		if err := s.Type(f[0], f[1], true, false); err != nil {
+func (s *Session) typeInto(ref, text string, clear, submit bool) error {
+	_, _, err := s.guarded(ref, typeVerb, false, func(t Target, g *chrome.Guard) error {
+		if g.ValueInput {
+			var problem string
+			if err := g.Run("set the value", setValueJS, &problem, text); err != nil {
+				return err
+			}
+			if problem != "" {
+				return fmt.Errorf("%s: %s; nothing was done", what(t), problem)
+			}
+			return nil
+		}
+		if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
 			return err
 		}
+		if err := s.focused(t, g, "typed"); err != nil {
+			return err
+		}
+		if err := g.Run("place the caret", caretJS, nil, clear); err != nil {
+			return err
+		}
+		if err := s.Tab.InsertText(text); err != nil {
+			return err
+		}
+		if submit {
+			return s.Tab.PressChord(enter)
+		}
+		return nil
+	})
+	return err
+}
+
+var enter, _ = keys.Parse("Enter")
+
+// focused checks, under the guard, that the element (or the field it
+// stands for) has the focus before keys go to it.
+func (s *Session) focused(t Target, g *chrome.Guard, nothing string) error {
+	v, err := g.Peek()
+	if err != nil || v.Blocked != nil {
+		return err // a stop is read by Finish
+	}
+	if !v.Focused {
+		return fmt.Errorf("%s did not take the focus (%s has it); nothing was %s", what(t), v.Focus, nothing)
 	}
 	return nil
 }
 
-// keyNames maps key names to what chromedp's KeyEvent sends.
-var keyNames = map[string]string{"Enter": "\r", "Tab": "\t", "Backspace": "\b", "Escape": "\u001b", "Space": " "}
+// caretJS selects the field's text (replace) or puts the caret at its end.
+const caretJS = `function (replace) {
+  const f = this.localName === 'label' && this.control ? this.control : this;
+  const a = f.ownerDocument.activeElement;
+  const el = (a && (a === f || f.contains(a))) ? a : f;
+  if ('value' in el && el.localName !== 'select') {
+    const n = el.value.length;
+    try { el.setSelectionRange(replace ? 0 : n, n); } catch (e) { if (replace) el.select(); }
+    return;
+  }
+  const sel = el.ownerDocument.getSelection(), r = el.ownerDocument.createRange();
+  r.selectNodeContents(el);
+  if (!replace) r.collapse(false);
+  sel.removeAllRanges(); sel.addRange(r);
+}`
 
-// Press focuses a ref (by clicking it) and presses a key: Enter, Tab,
-// Escape, Backspace, Space, or literal text.
-func (s *Session) Press(ref, key string) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
-		return err
-	}
-	if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
-		return err
-	}
-	return s.PressFocused(key)
-}
+// setValueJS gives a date, time, colour or range input its value as a
+// person's choice does (input and change fire); a value the input refuses
+// is a problem, as Playwright's fill says.
+const setValueJS = `function (v) {
+  const f = this.localName === 'label' && this.control ? this.control : this;
+  f.focus();
+  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  set.call(f, v);
+  if (f.value !== v && !(f.type === 'range' || f.type === 'color')) return 'the ' + f.type + ' input does not take ' + JSON.stringify(v.slice(0, 40));
+  f.dispatchEvent(new Event('input', { bubbles: true }));
+  f.dispatchEvent(new Event('change', { bubbles: true }));
+  return '';
+}`
 
-// PressFocused presses a key on whatever has the focus.
-func (s *Session) PressFocused(key string) error {
-	k, ok := keyNames[key]
-	if !ok {
-		k = key
-	}
-	return s.settled(s.Tab.Keys(k))
-}
-
-// Select picks an option of a <select> by its label or value.
-func (s *Session) Select(ref, option string) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
-		return err
-	}
-	if t.Located.Fingerprint.Tag != "select" {
-		return fmt.Errorf("ref %s is %s, not a <select>; nothing was done", ref, describe(t.Located.Fingerprint))
-	}
-	return s.settled(s.Tab.SelectOption(node(t.Key), option))
-}
-
-// SetChecked checks or unchecks a checkbox, radio or switch by clicking it
-// when its state differs.
-func (s *Session) SetChecked(ref string, on bool) error {
-	t, err := s.Resolve(ref)
-	if err != nil {
-		return err
-	}
-	checked, err := s.Tab.Checked(node(t.Key))
-	if err != nil {
-		return err
-	}
-	if checked == on {
+// Fill types into several fields in order (ref → text), replacing their
+// content.
+func (s *Session) Fill(fields [][2]string) error {
+	return s.action(func() error {
+		for _, f := range fields {
+			if err := s.typeInto(f[0], f[1], true, false); err != nil {
+				return err
+			}
+		}
 		return nil
-	}
-	return s.settled(s.Tab.Click(float64(t.X), float64(t.Y), 1))
+	})
 }
+
+// Press gives a ref the focus (as element.focus() does: a click would
+// activate a button) and presses a key or chord in Playwright's names:
+// Enter, Tab, Shift+Tab, Control+A, ArrowLeft, a single character.
+func (s *Session) Press(ref, key string) error {
+	chord, err := keys.Parse(key)
+	if err != nil {
+		return err
+	}
+	return s.action(func() error {
+		_, _, err := s.guarded(ref, keyVerb, false, func(t Target, g *chrome.Guard) error {
+			if err := g.Run("focus", `function () { (this.localName === 'label' && this.control || this).focus(); }`, nil); err != nil {
+				return err
+			}
+			if err := s.focused(t, g, "pressed"); err != nil {
+				return err
+			}
+			return s.Tab.PressChord(chord)
+		})
+		return err
+	})
+}
+
+// PressFocused presses a key or chord on whatever has the focus.
+func (s *Session) PressFocused(key string) error {
+	chord, err := keys.Parse(key)
+	if err != nil {
+		return err
+	}
+	return s.action(func() error { return s.Tab.PressChord(chord) })
+}
+
+// Select picks an option by its label or value: of a <select>, or of an
+// ARIA listbox or combobox (clicked open first when closed), by clicking
+// the option.
+func (s *Session) Select(ref, option string) error {
+	if _, seen, ok := s.Refs.Lookup(ref); ok && seen.Tag == "option" {
+		return fmt.Errorf("ref %s is an option: click it, or select it by its label on its <select>", ref)
+	}
+	return s.action(func() error {
+		var kind string
+		t, _, err := s.guarded(ref, pickVerb, false, func(t Target, g *chrome.Guard) error {
+			if err := g.Run("read what the element is", pickKindJS, &kind); err != nil || kind != "select" {
+				return err
+			}
+			var msg string
+			if err := g.Run("select an option", selectJS, &msg, option); err != nil {
+				return err
+			}
+			if msg != "" {
+				return fmt.Errorf("%s: %s; nothing was done", what(t), msg)
+			}
+			return nil
+		})
+		switch {
+		case err != nil || kind == "select":
+			return err
+		case kind == "listbox", kind == "combobox":
+			return s.pickARIA(t, kind, option)
+		}
+		return refusal(t, pickVerb, &chrome.NotActionable{Problem: "not-pickable:" + kind})
+	})
+}
+
+const pickKindJS = `function () {
+  const f = this.localName === 'label' && this.control ? this.control : this;
+  if (f.localName === 'select') return 'select';
+  const r = f.getAttribute('role') || '';
+  if (r === 'listbox' || r === 'combobox') return r;
+  if (f.localName === 'input' && f.getAttribute('list')) return 'combobox';
+  return 'a <' + f.localName + '>';
+}`
+
+const selectJS = `function (want) {
+  const sel = this.localName === 'label' && this.control ? this.control : this;
+  const opts = [...sel.options];
+  const o = opts.find((o) => o.label.trim() === want || o.value === want) || opts.find((o) => o.label.trim().toLowerCase() === want.trim().toLowerCase());
+  if (!o) return 'no option ' + JSON.stringify(want.slice(0, 80)) + '; options are ' + JSON.stringify(opts.slice(0, 30).map((o) => o.label.trim().slice(0, 40)));
+  if (o.disabled) return 'option ' + JSON.stringify(o.label.trim().slice(0, 80)) + ' is disabled';
+  o.selected = true;
+  sel.dispatchEvent(new Event('input', { bubbles: true }));
+  sel.dispatchEvent(new Event('change', { bubbles: true }));
+  return '';
+}`
+
+// pickARIA clicks the option of an ARIA listbox or combobox, opening a
+// closed combobox first; the option gets the same guard as a ref.
+func (s *Session) pickARIA(t Target, kind, option string) error {
+	if kind == "combobox" {
+		var open bool
+		if err := s.Tab.RunOn(node(t.Key), "is the list open", `function () { return this.getAttribute('aria-expanded') === 'true'; }`, &open); err != nil {
+			return err
+		}
+		if !open {
+			if _, _, err := s.guarded(t.Ref, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+				return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+			}); err != nil {
+				return err
+			}
+			s.settle()
+		}
+	}
+	n, at, ok, err := s.Tab.ElementOn(node(t.Key), "find the option", findOptionJS, option)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%s has no visible option %q; nothing was done", what(t), option)
+	}
+	off := t.Located.FrameOffset
+	opt := Target{Ref: t.Ref + "'s option", Key: index.Key{Frame: n.Frame, Backend: n.Backend},
+		X: int64(math.Round(at[0] + off[0])), Y: int64(math.Round(at[1] + off[1]))}
+	opt.Located.Fingerprint.Role, opt.Located.Fingerprint.Name = "option", option
+	_, err = s.guardedAt(opt, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+		return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+	})
+	return err
+}
+
+// findOptionJS finds a visible [role=option] by its label: inside the
+// element, in what it controls or owns, then anywhere in its document.
+const findOptionJS = `function (want) {
+  const doc = this.ownerDocument, norm = (s) => (s || '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const label = (o) => norm(o.getAttribute('aria-label') || o.textContent);
+  const shown = (o) => { const r = o.getBoundingClientRect(); return r.width > 0 && r.height > 0 && o.checkVisibility({ visibilityProperty: true }); };
+  const ids = ((this.getAttribute('aria-controls') || '') + ' ' + (this.getAttribute('aria-owns') || '')).split(/\s+/).filter(Boolean);
+  const places = [this, ...ids.map((id) => doc.getElementById(id)).filter(Boolean), doc];
+  for (const p of places) {
+    const opts = [...p.querySelectorAll('[role=option]')].filter(shown);
+    const o = opts.find((o) => label(o) === norm(want)) || opts.find((o) => label(o).includes(norm(want)));
+    if (o) return o;
+  }
+  return null;
+}`
+
+// chooseOption selects an <option> ref in its <select>.
+func (s *Session) chooseOption(ref string) error {
+	key, seen, _ := s.Refs.Lookup(ref)
+	return s.action(func() error {
+		_, tree, err := s.observe()
+		if err != nil {
+			return err
+		}
+		loc, err := locate(tree, ref, key, seen)
+		if err != nil {
+			return err
+		}
+		var msg string
+		if err := s.Tab.RunOn(node(key), "choose the option", chooseOptionJS, &msg); err != nil {
+			return err
+		}
+		if msg != "" {
+			return fmt.Errorf("%s %s; nothing was done", what(Target{Ref: ref, Located: loc}), msg)
+		}
+		return nil
+	})
+}
+
+const chooseOptionJS = `function () {
+  const sel = this.closest('select');
+  if (!sel) return 'is an option outside any <select>';
+  if (sel.matches(':disabled') || this.disabled) return 'is disabled';
+  this.selected = true;
+  sel.dispatchEvent(new Event('input', { bubbles: true }));
+  sel.dispatchEvent(new Event('change', { bubbles: true }));
+  return '';
+}`
+
+// SetChecked checks or unchecks a checkbox, radio or switch (or the one a
+// label names) by clicking it when its state differs, and verifies the
+// state after.
+func (s *Session) SetChecked(ref string, on bool) error {
+	already := false
+	var t Target
+	return s.actionThen(func() error {
+		var err error
+		t, _, err = s.guarded(ref, checkVerb, on, func(t Target, g *chrome.Guard) error {
+			var state bool
+			if err := g.Run("read the state", checkedJS, &state); err != nil {
+				return err
+			}
+			if already = state == on; already {
+				return nil
+			}
+			return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+		})
+		return err
+	}, func() error {
+		if already {
+			return nil
+		}
+		var state bool
+		if err := s.Tab.RunOn(node(t.Key), "read the state", checkedJS, &state); err != nil {
+			return err
+		}
+		if state != on {
+			return fmt.Errorf("%s was clicked but is still %s: the page kept its state", what(t), map[bool]string{true: "checked", false: "unchecked"}[!on])
+		}
+		return nil
+	})
+}
+
+const checkedJS = `function () {
+  const f = this.localName === 'label' && this.control ? this.control : this;
+  return f.localName === 'input' ? f.checked : f.getAttribute('aria-checked') === 'true';
+}`
 
 // ScrollTo scrolls a ref's element into view.
 func (s *Session) ScrollTo(ref string) error {
@@ -127,12 +355,23 @@ func (s *Session) ScrollTo(ref string) error {
 	if _, _, err := s.observe(); err != nil {
 		return err
 	}
-	return s.settled(s.Tab.ScrollIntoView(node(key)))
+	return s.action(func() error { return s.Tab.ScrollIntoView(node(key)) })
 }
 
 // Scroll scrolls the page (ref "") or a scroll container by screens: "down",
 // "up" or a signed number of CSS px.
 func (s *Session) Scroll(ref, amount string) error {
+	var dy float64
+	switch strings.ToLower(amount) {
+	case "down", "":
+		dy = 600
+	case "up":
+		dy = -600
+	default:
+		if _, err := fmt.Sscanf(amount, "%g", &dy); err != nil || math.IsNaN(dy) || math.IsInf(dy, 0) || math.Abs(dy) > 1e6 {
+			return fmt.Errorf("scroll amount %q: want down, up or a number of px (at most 1000000)", amount)
+		}
+	}
 	x, y := 640.0, 360.0
 	if ref != "" {
 		t, err := s.Resolve(ref)
@@ -141,42 +380,65 @@ func (s *Session) Scroll(ref, amount string) error {
 		}
 		x, y = float64(t.X), float64(t.Y)
 	}
-	var dy float64
-	switch strings.ToLower(amount) {
-	case "down", "":
-		dy = 600
-	case "up":
-		dy = -600
-	default:
-		if _, err := fmt.Sscanf(amount, "%g", &dy); err != nil {
-			return fmt.Errorf("scroll amount %q: want down, up or a number of px", amount)
-		}
-	}
-	return s.settled(s.Tab.Wheel(x, y, dy))
+	return s.action(func() error { return s.Tab.Wheel(x, y, dy) })
 }
 
-// Drag drags one ref onto another with real mouse events.
+// Drag drags one ref onto another: an HTML5 drag and drop when the first
+// is draggable, else a mouse drag (a slider's handle). The press must
+// reach the first and the drop the second; Notes say what moved.
 func (s *Session) Drag(from, to string) error {
-	a, err := s.Resolve(from)
-	if err != nil {
-		return err
-	}
-	b, err := s.Resolve(to)
-	if err != nil {
-		return err
-	}
-	return s.settled(s.Tab.Drag(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y)))
+	return s.action(func() error {
+		a, err := s.Resolve(from)
+		if err != nil {
+			return err
+		}
+		b, err := s.Resolve(to)
+		if err != nil {
+			return err
+		}
+		ga, err := s.Tab.Arm(s.spec(a, dragVerb, false))
+		if err != nil {
+			return refusal(a, dragVerb, err)
+		}
+		gb, err := s.Tab.Arm(s.spec(b, dropVerb, false))
+		if err != nil {
+			ga.Finish()
+			return refusal(b, dropVerb, err)
+		}
+		html5, derr := s.Tab.Drag(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y))
+		va, _ := ga.Finish()
+		vb, _ := gb.Finish()
+		switch {
+		case va.Blocked != nil:
+			return &blockedError{a, dragVerb, va.Blocked}
+		case vb.Blocked != nil:
+			return &blockedError{b, dropVerb, vb.Blocked}
+		case derr != nil:
+			return derr
+		}
+		s.note(dragNote(a, b, html5, ga, va))
+		return nil
+	})
 }
 
-// settled waits for the page to settle after an action that succeeded.
-func (s *Session) settled(err error) error {
-	if err != nil {
-		return err
+// dragNote says what a drag moved: the dragged element's box and value
+// before and after.
+func dragNote(a, b Target, html5 bool, before *chrome.Guard, after chrome.Verdict) string {
+	kind := "mouse drag"
+	if html5 {
+		kind = "HTML5 drag and drop"
 	}
-	return s.settle()
-}
-
-func (s *Session) settle() error {
-	s.Tab.Settle(s.Settle)
-	return nil
+	n := fmt.Sprintf("dragged %s onto ref %s (%s)", what(a), b.Ref, kind)
+	var changed []string
+	dx, dy := after.Box[0]-before.Box[0], after.Box[1]-before.Box[1]
+	if math.Abs(dx) >= 1 || math.Abs(dy) >= 1 {
+		changed = append(changed, fmt.Sprintf("it moved %+.0f,%+.0f px", dx, dy))
+	}
+	if after.Value != before.Value {
+		changed = append(changed, fmt.Sprintf("its value went from %s to %s", fuse.Quote(fuse.DisplayName(before.Value)), fuse.Quote(fuse.DisplayName(after.Value))))
+	}
+	if len(changed) == 0 {
+		return n + ": it neither moved nor changed its value"
+	}
+	return n + ": " + strings.Join(changed, ", ")
 }

@@ -142,7 +142,9 @@ type Node struct {
 	// Clickable is DOMSnapshot's isClickable: a click listener, a link, a
 	// form control.
 	Clickable bool `json:"clickable,omitempty"`
-	// Listeners are the click-like event types with a listener on this node.
+	// Listeners are the event types with a listener on this node that make
+	// it a target: click-like and drag-and-drop ones
+	// (index.ClickListenerTypes, index.DragListenerTypes).
 	Listeners []string `json:"listeners,omitempty"`
 	// ElidedTargets counts, in a viewport capture, the elements below this
 	// node that were left out and look like targets (links, buttons, form

@@ -3,8 +3,11 @@ package fuse
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,5 +277,96 @@ func TestDiff(t *testing.T) {
 	var doc any
 	if err := yaml.Unmarshal([]byte(d), &doc); err != nil {
 		t.Errorf("diff is not YAML: %v\n%s", err, d)
+	}
+}
+
+// TestDragTargets: on a kanban board, draggable="true" cards (no role, no
+// listener of their own) and drop zones (dragover and drop listeners) are
+// targets that print like listener divs; a plain div, an image (draggable
+// by default, not by attribute) and the document's delegated dragstart
+// listener make none. The viewport capture of the page gives the same.
+func TestDragTargets(t *testing.T) {
+	full := load(t, "../testdata/captures/drag.capture.json")
+	view := load(t, "../testdata/captures/drag-viewport.capture.json")
+	if full.Mode != "full" || view.Mode != "viewport" {
+		t.Fatalf("modes %q and %q", full.Mode, view.Mode)
+	}
+	want := map[string]string{
+		"Write tests":                     "draggable",
+		"Fix login bug":                   "draggable",
+		"Update docs":                     "listener:dragstart draggable",
+		"To do Write tests Fix login bug": "listener:dragover listener:drop",
+		"Done Update docs":                "listener:dragover listener:drop",
+	}
+	var shapes [2][]string
+	for k, c := range []*domsnap.Capture{full, view} {
+		obs := Snapshot(c, Options{})
+		got := map[string]string{}
+		for _, el := range obs.Elements {
+			got[el.Name] = strings.Join(el.Reasons, " ")
+			if el.Role != "clickable" || el.Tag != "div" {
+				t.Errorf("%s: %s %s %q, want a clickable div", c.Mode, el.Ref, el.Role, el.Name)
+			}
+			shapes[k] = append(shapes[k], fmt.Sprintf("%s %s %q %v %v", el.Ref, el.Role, el.Name, *el.Box, el.Reasons))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s capture: targets %v, want %v\n%s", c.Mode, got, want, obs.Snapshot)
+		}
+		for _, line := range []string{`- clickable "Write tests" [ref=`, `- image "Board logo"` + "\n", `- text: "Plain note: no listeners, not draggable"` + "\n"} {
+			if !strings.Contains(obs.Snapshot, line) {
+				t.Errorf("%s capture: no %q in\n%s", c.Mode, line, obs.Snapshot)
+			}
+		}
+		if ax := Snapshot(c, Options{Mode: ModeAX}); len(ax.Elements) != 0 {
+			t.Errorf("%s capture: the AX-only view has %d targets, want none", c.Mode, len(ax.Elements))
+		}
+	}
+	if a, b := strings.Join(shapes[0], "\n"), strings.Join(shapes[1], "\n"); a != b {
+		t.Errorf("the captures differ:\nfull:\n%s\nviewport:\n%s", a, b)
+	}
+}
+
+// TestDraggableAttribute: only an explicit draggable="true" (any ASCII
+// case) makes a target; "false", "auto", an empty value or an image's
+// default draggability do not. An image that says draggable="true" is a
+// target.
+func TestDraggableAttribute(t *testing.T) {
+	for _, tc := range []struct {
+		id, value string
+		target    bool
+	}{
+		{"plain", "true", true}, {"plain", "TRUE", true}, {"plain", "false", false},
+		{"plain", "auto", false}, {"plain", "", false}, {"plain", " true", false},
+		{"", "true", true}, // the img (found by its alt)
+	} {
+		c := load(t, "../testdata/captures/drag.capture.json")
+		nodes := c.Documents[0].Nodes
+		found := false
+		for i := range nodes {
+			n := &nodes[i]
+			id, _ := n.Attr("id")
+			alt, _ := n.Attr("alt")
+			if tc.id != "" && id == tc.id || tc.id == "" && alt == "Board logo" {
+				n.Attrs = append(n.Attrs, "draggable", tc.value)
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no element %q in the drag capture", tc.id)
+		}
+		obs := Snapshot(c, Options{})
+		name := "Plain note: no listeners, not draggable"
+		if tc.id == "" {
+			name = "Board logo"
+		}
+		var reasons []string
+		for _, el := range obs.Elements {
+			if el.Name == name {
+				reasons = el.Reasons
+			}
+		}
+		if got := slices.Contains(reasons, "draggable"); got != tc.target {
+			t.Errorf("%s draggable=%q: target %v (reasons %v), want %v\n%s", name, tc.value, got, reasons, tc.target, obs.Snapshot)
+		}
 	}
 }

@@ -82,6 +82,7 @@ func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Sign
 		s.Listeners = n.Listeners
 	}
 	s.Clickable = kind&isClickable != 0 && !nativeClickable[s.Tag]
+	s.Draggable = kind&isDraggable != 0
 	s.AppRoot, s.CursorStart, s.Delegated = f.has(dom, appRoot), f.has(dom, cursorStart), f.has(dom, delegated)
 	s.Label = s.Tag == "label" && b.wrapsHiddenControl(fd, dom)
 	s.Scrollable = f.has(dom, scrolls)
@@ -106,6 +107,7 @@ const (
 	hasListeners // some listener
 	ownsDocument // an iframe's document is in the capture
 	mayPaint     // an iframe or pixelTag element: maybe a region (fallback.go)
+	isDraggable  // draggable="true"
 )
 
 // DOM facts, one bit each.
@@ -219,6 +221,9 @@ func kindOf(n *domsnap.Node) uint8 {
 	switch n.Type {
 	case domsnap.ElementNode:
 		k |= isElement
+		if draggable(n) {
+			k |= isDraggable
+		}
 	case domsnap.DocumentNode:
 		k |= isDocument
 	}
@@ -242,14 +247,23 @@ func isRoot(n *domsnap.Node) bool {
 	return n.Type == domsnap.DocumentNode || n.Name == "HTML" || n.Name == "BODY"
 }
 
+// hasClick: a click listener among the types (drag listeners never make
+// an element a delegating app root).
 func hasClick(types []string) bool {
 	for _, t := range types {
-		switch t {
-		case "click", "mousedown", "mouseup", "pointerdown", "pointerup":
+		if index.IsClickListener(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// draggable: the element says draggable="true" (an enumerated attribute,
+// matched without regard to ASCII case, as the browser does). Images and
+// links, draggable by default, are not targets for that.
+func draggable(n *domsnap.Node) bool {
+	v, ok := n.Attr("draggable")
+	return ok && len(v) == 4 && strings.EqualFold(v, "true")
 }
 
 // targetSignal: what marks a likely target below a listener.
@@ -271,6 +285,25 @@ func targetSignal(n *domsnap.Node, cursorStart bool) bool {
 		return true
 	}
 	return false
+}
+
+// nativeGroup tags are groups by their own semantics, draggable or not.
+var nativeGroup = map[string]bool{"fieldset": true, "details": true, "optgroup": true, "address": true, "hgroup": true}
+
+// dragGroup: Chrome makes an element that has a draggable attribute and
+// no role of its own (a card div) a group. That group is the author's
+// plain element: it prints as the role-less target it is (clickable), as
+// a div with a click listener does, and not as a container.
+func (b *builder) dragGroup(fd *frameData, ax *domsnap.AXNode, dom int) bool {
+	if ax.Role != "group" || dom < 0 {
+		return false
+	}
+	f := b.facts(fd)
+	if f.kinds[dom]&isDraggable == 0 || nativeGroup[f.tags[dom]] {
+		return false
+	}
+	_, role := b.c.Documents[fd.doc].Nodes[dom].Attr("role")
+	return !role
 }
 
 // scrollState describes a container with content to scroll to, where it

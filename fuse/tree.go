@@ -392,7 +392,7 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
 	}
-	if wrapperRole(ax.Role) {
+	if wrapperRole(ax.Role) || b.dragGroup(fd, ax, dom) {
 		if n := b.roleless(fd, i, dom, sc); n != nil {
 			return n
 		}
@@ -875,6 +875,7 @@ type reasonKey struct {
 	role                                                string
 	href, focusable, editable, clickable, root, appRoot bool
 	cursorStart, delegated, scrollable, label           bool
+	draggable                                           bool
 }
 
 // reasons is index.Reasons, one shared list per distinct signals (the
@@ -884,7 +885,7 @@ func (b *builder) reasons(s index.Signals) []string {
 	if len(s.Listeners) > 0 {
 		return index.Reasons(s)
 	}
-	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label}
+	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label, s.Draggable}
 	r, ok := b.reasonLists[k]
 	if !ok {
 		r = index.Reasons(s)

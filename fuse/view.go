@@ -703,6 +703,13 @@ type Located struct {
 	Occluded    bool
 	Cover       string     // what covers it, when Occluded
 	Point       [2]float64 // where a click reaches it (viewport CSS px)
+	// FrameBox is the element's box (x, y, w, h) in its own frame's
+	// viewport as the observation laid it out; ok false when it had none.
+	FrameBox [4]float64
+	HasBox   bool
+	// FrameOffset is where the element's frame's viewport starts in the
+	// top-level one: a point in the frame plus it is a point for input.
+	FrameOffset [2]float64
 	doc, dom    int
 }
 
@@ -716,6 +723,12 @@ func (t *Tree) Locate(k index.Key) (Located, bool) {
 	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.doc, dom: n.at.dom}
 	vd := t.view.ix.Check(n.at.doc, n.at.dom)
 	l.InViewport, l.Occluded, l.Point = vd.InViewport, vd.Occluded, vd.Point
+	if b, ok := t.view.g.FrameBox(n.at.doc, n.at.dom); ok {
+		l.FrameBox, l.HasBox = [4]float64{b.X, b.Y, b.W, b.H}, true
+		if top, ok := t.view.g.Box(n.at.doc, n.at.dom); ok {
+			l.FrameOffset = [2]float64{top.X - b.X, top.Y - b.Y}
+		}
+	}
 	if vd.HasBy {
 		l.Cover = t.view.coverName(where{vd.By.Doc, vd.By.Node, true})
 	}

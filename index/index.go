@@ -27,8 +27,37 @@ func IsControlRole(role string) bool { return controlRoles[role] }
 // documentRoles are never targets in themselves, even when focusable.
 var documentRoles = map[string]bool{"RootWebArea": true, "WebArea": true, "Iframe": true, "IframePresentational": true}
 
-// clickTypes are the listener types that make an element a click target.
-var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true}
+// ClickListenerTypes are the listener types that make an element a click
+// target. They and DragListenerTypes are the one list the capture
+// (domsnap/chrome), fuse and Reasons read; read-only.
+var ClickListenerTypes = []string{"click", "mousedown", "mouseup", "pointerdown", "pointerup"}
+
+// DragListenerTypes are the HTML5 drag-and-drop listener types that make
+// an element a target: a drag source (dragstart) or a drop zone (drop, and
+// dragenter and dragover, which a zone cancels to accept a drop).
+var DragListenerTypes = []string{"dragstart", "dragenter", "dragover", "drop"}
+
+var clickTypes, dragTypes = setOf(ClickListenerTypes), setOf(DragListenerTypes)
+
+func setOf(types []string) map[string]bool {
+	m := make(map[string]bool, len(types))
+	for _, t := range types {
+		m[t] = true
+	}
+	return m
+}
+
+// IsClickListener reports whether a listener of this type makes an element
+// a click target.
+func IsClickListener(typ string) bool { return clickTypes[typ] }
+
+// IsDragListener reports whether a listener of this type makes an element
+// a drag source or a drop zone.
+func IsDragListener(typ string) bool { return dragTypes[typ] }
+
+// IsTargetListener reports whether a listener of this type makes an element
+// a target (click or drag): the types a capture records.
+func IsTargetListener(typ string) bool { return clickTypes[typ] || dragTypes[typ] }
 
 // Signals is what fuse knows about one element.
 type Signals struct {
@@ -37,13 +66,17 @@ type Signals struct {
 	HasHref   bool     // a link with a URL
 	Focusable bool     // AX focusable
 	Editable  bool     // contenteditable / AX editable (not plain inputs)
-	Listeners []string // click-like listener types on the element itself
+	Listeners []string // target listener types (click, drag) on the element itself
 	Clickable bool     // DOMSnapshot isClickable
+	// Draggable: the element says draggable="true" (not the default of
+	// images and links, which are targets or not already).
+	Draggable bool
 	// Root is true for html, body and the document: a listener there is a
 	// delegated one and never makes the root itself a target.
 	Root bool
 	// AppRoot: the element's click listener serves many targets below it
-	// (React-style delegation); the listener does not make it a target.
+	// (React-style delegation); its listeners, drag ones too (React puts
+	// every type on its root), do not make it a target.
 	AppRoot bool
 	// CursorStart: computed cursor is pointer and the parent's is not (the
 	// start of an inherited run, not every descendant in it).
@@ -81,13 +114,16 @@ func Reasons(s Signals) []string {
 	}
 	if !s.AppRoot {
 		for _, t := range s.Listeners {
-			if clickTypes[t] {
+			if IsTargetListener(t) {
 				r = append(r, "listener:"+t)
 			}
 		}
 		if s.Clickable && len(r) == 0 {
 			r = append(r, "clickable")
 		}
+	}
+	if s.Draggable {
+		r = append(r, "draggable")
 	}
 	if s.Label {
 		r = append(r, "label")
@@ -105,10 +141,11 @@ func Reasons(s Signals) []string {
 }
 
 // OnlyFromDOM reports whether reasons come from DOM signals alone (a
-// listener or isClickable), not from the element's role or focusability.
+// listener, isClickable, draggable="true"), not from the element's role or
+// focusability.
 func OnlyFromDOM(reasons []string) bool {
 	for _, r := range reasons {
-		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" {
+		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "draggable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" {
 			return false
 		}
 	}

@@ -22,6 +22,17 @@ func TestReasons(t *testing.T) {
 		{"delegated body", Signals{Tag: "body", Listeners: []string{"click"}, Root: true}, nil},
 		{"document", Signals{Role: "RootWebArea", Focusable: true}, nil},
 		{"plain text", Signals{Role: "paragraph"}, nil},
+		{"drop zone", Signals{Role: "generic", Tag: "div", Listeners: []string{"dragover", "drop"}}, []string{"listener:dragover", "listener:drop"}},
+		{"drag source", Signals{Role: "generic", Listeners: []string{"dragstart"}}, []string{"listener:dragstart"}},
+		{"drag end and leave alone", Signals{Role: "generic", Listeners: []string{"dragend", "dragleave", "drag"}}, nil},
+		{"draggable card", Signals{Role: "group", Tag: "div", Draggable: true}, []string{"draggable"}},
+		{"draggable with a click listener", Signals{Role: "group", Listeners: []string{"click", "dragstart"}, Draggable: true}, []string{"listener:click", "listener:dragstart", "draggable"}},
+		{"draggable, isClickable", Signals{Role: "group", Clickable: true, Draggable: true}, []string{"clickable", "draggable"}},
+		// React puts every listener type on its root: drag ones do not
+		// make the app root a target either; a draggable root still is.
+		{"app root drag listeners", Signals{Role: "generic", Listeners: []string{"click", "dragover", "drop"}, AppRoot: true}, nil},
+		{"draggable below an app root", Signals{Role: "group", Draggable: true, Delegated: true}, []string{"draggable", "delegated"}},
+		{"draggable body", Signals{Tag: "body", Draggable: true, Root: true}, nil},
 	}
 	for _, c := range cases {
 		if got := Reasons(c.s); !reflect.DeepEqual(got, c.want) {
@@ -33,6 +44,29 @@ func TestReasons(t *testing.T) {
 func TestOnlyFromDOM(t *testing.T) {
 	if !OnlyFromDOM([]string{"listener:click", "clickable"}) || OnlyFromDOM([]string{"listener:click", "focusable"}) || OnlyFromDOM(nil) {
 		t.Error("OnlyFromDOM misjudges")
+	}
+	if !OnlyFromDOM([]string{"listener:drop", "draggable"}) || OnlyFromDOM([]string{"role:listitem", "draggable"}) {
+		t.Error("OnlyFromDOM misjudges drag reasons")
+	}
+}
+
+// TestListenerTypes: the one list of target listener types; click types
+// are the ones that make delegation, drag types are targets too.
+func TestListenerTypes(t *testing.T) {
+	for _, typ := range ClickListenerTypes {
+		if !IsClickListener(typ) || IsDragListener(typ) || !IsTargetListener(typ) {
+			t.Errorf("%s: not a click type alone", typ)
+		}
+	}
+	for _, typ := range DragListenerTypes {
+		if IsClickListener(typ) || !IsDragListener(typ) || !IsTargetListener(typ) {
+			t.Errorf("%s: not a drag type alone", typ)
+		}
+	}
+	for _, typ := range []string{"keydown", "mouseover", "dragend", "dragleave", "drag", ""} {
+		if IsTargetListener(typ) {
+			t.Errorf("%s makes a target", typ)
+		}
 	}
 }
 

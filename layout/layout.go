@@ -364,6 +364,20 @@ func (g *Geometry) Box(doc, node int) (Box, bool) {
 	return dg.box(node), true
 }
 
+// FrameBox is a node's box in its own frame's viewport, where the frame's
+// scripts measure it (getBoundingClientRect): Box less the offset of the
+// frame's content in the top-level viewport.
+func (g *Geometry) FrameBox(doc, node int) (Box, bool) {
+	b, ok := g.Box(doc, node)
+	if !ok || doc == 0 {
+		return b, ok
+	}
+	d := &g.c.Documents[doc]
+	b.X -= g.Docs[doc].OffsetX + finiteOr(d.ScrollX)
+	b.Y -= g.Docs[doc].OffsetY + finiteOr(d.ScrollY)
+	return b, true
+}
+
 // box is the viewport box of a node that has one.
 func (dg *DocGeometry) box(node int) Box { return dg.boxes[node] }
 

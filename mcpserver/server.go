@@ -39,7 +39,10 @@ type Options struct {
 	// (default), CaptureFull or CaptureViewport; searches always capture
 	// the whole page.
 	Capture string
-	Version string
+	// UploadRoot is the folder browser_file_upload takes files from
+	// (symbolic links followed); "" allows any readable file.
+	UploadRoot string
+	Version    string
 }
 
 // Server is one MCP server: one browser, its tabs, one tool call at a time.
@@ -140,6 +143,11 @@ func (s *Server) openTab(open func() (*chrome.Tab, error)) (*tabState, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.addTab(tab, true)
+}
+
+// addTab adds an open tab with its session, selected or not.
+func (s *Server) addTab(tab *chrome.Tab, selectIt bool) (*tabState, error) {
 	endpoint := s.opts.Endpoint
 	if endpoint == "" {
 		endpoint = "mcp-launched"
@@ -150,13 +158,16 @@ func (s *Server) openTab(open func() (*chrome.Tab, error)) (*tabState, error) {
 		return nil, err
 	}
 	sess.Cache = true
+	sess.UploadRoot = s.opts.UploadRoot
 	sess.Capture = chrome.CaptureOptions{Mode: s.opts.Capture}
 	if sess.Capture.Mode == "" {
 		sess.Capture.Mode = chrome.CaptureAuto
 	}
 	ts := &tabState{tab: tab, sess: sess}
 	s.tabs = append(s.tabs, ts)
-	s.current = len(s.tabs) - 1
+	if selectIt {
+		s.current = len(s.tabs) - 1
+	}
 	return ts, nil
 }
 

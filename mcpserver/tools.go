@@ -67,8 +67,12 @@ type (
 		Ref     string   `json:"ref" jsonschema:"the <select>'s ref"`
 		Values  []string `json:"values" jsonschema:"the option to pick, by label or value (one)"`
 	}
+	uploadArgs struct {
+		Paths []string `json:"paths" jsonschema:"absolute paths of the files to upload (on the server's machine)"`
+		Ref   string   `json:"ref,omitempty" jsonschema:"a file input's ref, or a ref whose click opens a file chooser; without it, the file chooser an earlier action opened"`
+	}
 	keyArgs struct {
-		Key string `json:"key" jsonschema:"Enter, Tab, Escape, Backspace, Space, or text"`
+		Key string `json:"key" jsonschema:"a key or chord in Playwright's names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a single character"`
 		Ref string `json:"ref,omitempty" jsonschema:"focus this element first (else the focused one gets it)"`
 	}
 	scrollArgs struct {
@@ -131,7 +135,10 @@ func (s *Server) register(srv *mcp.Server) {
 		}
 		return s.after(ts, ts.sess.Click(in.Ref, count))
 	})
-	tool(s, srv, "browser_type", "Click a field by ref and type text.", func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, "browser_file_upload", "Give files to a file input by ref, or to the file chooser an action opened.", func(ts *tabState, in uploadArgs) (*mcp.CallToolResult, error) {
+		return s.after(ts, ts.sess.Upload(in.Ref, in.Paths))
+	})
+	tool(s, srv, "browser_type", "Click an editable field by ref, check it has the focus, and type text at its end.", func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Type(in.Ref, in.Text, in.Clear, in.Submit))
 	})
 	tool(s, srv, "browser_fill_form", "Fill several fields by ref, replacing their text.", func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
@@ -141,7 +148,7 @@ func (s *Server) register(srv *mcp.Server) {
 		}
 		return s.after(ts, ts.sess.Fill(fields))
 	})
-	tool(s, srv, "browser_select_option", "Pick an option of a <select> by ref.", func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, "browser_select_option", "Pick an option of a <select>, listbox or combobox by ref.", func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
 		if len(in.Values) != 1 {
 			return nil, errors.New("give exactly one value")
 		}
@@ -150,7 +157,7 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, "browser_hover", "Move the mouse over an element by ref.", func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Hover(in.Ref))
 	})
-	tool(s, srv, "browser_press_key", "Press a key, on an element by ref or on the focused one.", func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, "browser_press_key", "Press a key or chord (Playwright's key names), on an element by ref (focused first) or on the focused one.", func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
 		if in.Ref != "" {
 			return s.after(ts, ts.sess.Press(in.Ref, in.Key))
 		}
@@ -159,7 +166,7 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, "browser_scroll", "Scroll the page or a scroll container.", func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Scroll(in.Ref, in.Amount))
 	})
-	tool(s, srv, "browser_drag", "Drag one element onto another, by refs.", func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, "browser_drag", "Drag one element onto another by refs: HTML5 drag and drop for draggable elements, else a mouse drag; says what moved.", func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Drag(in.StartRef, in.EndRef))
 	})
 	tool(s, srv, "browser_screenshot", "A PNG of the viewport, optionally annotated with refs or cropped to one element.", s.screenshotTool)
@@ -177,16 +184,33 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, "browser_wait_for", "Wait for text to appear or go, or for some seconds.", s.waitFor)
 }
 
-// after answers an action: its error, or what changed.
+// after answers an action: its error, or what changed; either way what
+// the page did meanwhile (errors, tabs it opened, which join the list).
 func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
+	done := ts.sess.LastDone()
+	notes := done.Notes
+	for _, o := range done.Opened {
+		tab, aerr := s.browser.AttachTab(o.ID)
+		if aerr != nil {
+			notes = append(notes, fmt.Sprintf("opened a tab %s %s that could not be attached: %v", fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), aerr))
+			continue
+		}
+		if _, aerr := s.addTab(tab, false); aerr != nil {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("opened tab %d: %s %s (browser_tabs {action: select, index: %d} switches to it)",
+			len(s.tabs)-1, fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), len(s.tabs)-1))
+	}
 	if err != nil {
+		if len(notes) > 0 {
+			err = fmt.Errorf("%w\n%s", err, strings.Join(notes, "\n"))
+		}
 		return nil, err
 	}
-	note := ""
-	if fc := ts.sess.OpenedFileChooser(); fc != "" {
-		note = strings.Replace(fc, "act upload", "upload with the CLI: axfuse act upload", 1) + "."
+	if fc := ts.sess.OpenedFileChooser(func(string) string { return "browser_file_upload {paths}" }); fc != "" {
+		notes = append(notes, fc)
 	}
-	return s.look(ts, false, note)
+	return s.look(ts, false, strings.Join(notes, "\n"))
 }
 
 func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, error) {

@@ -10,8 +10,9 @@ for page in testdata/pages/*.html; do
   echo "recorded $name"
 done
 # Viewport-first captures of long pages, for the tests that fuse both kinds
-# of one page alike.
-for name in big shop scrolled; do
+# of one page alike (and of the drag board, whose drag targets the viewport
+# pass must find as the full capture does).
+for name in big shop scrolled drag; do
   ./bin/axfuse capture --capture viewport "testdata/pages/$name.html" -o "testdata/captures/$name-viewport.capture.json"
   echo "recorded $name-viewport"
 done

@@ -63,6 +63,9 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	}
 	s.Capture = chrome.CaptureOptions{Mode: cfg.capture}
 	if err := perform(s, cfg); err != nil {
+		if notes := doneNotes(s.LastDone()); len(notes) > 0 {
+			return fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
+		}
 		return err
 	}
 	// A process cannot leave a dialog for the next one (the page waits on
@@ -71,17 +74,32 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	chooser := s.OpenedFileChooser()
+	chooser := s.OpenedFileChooser(func(ref string) string {
+		if ref == "" {
+			ref = "REF"
+		}
+		return "axfuse act upload " + ref + " FILE"
+	})
 	obs, err := s.Snapshot()
 	if err != nil {
 		return err
 	}
-	for _, n := range []string{chooser, note} {
-		if n != "" {
-			obs.Snapshot = fuse.YAML([]*fuse.Node{{Role: "note", Text: n}}) + obs.Snapshot
+	notes := append([]string{note, chooser}, doneNotes(s.LastDone())...)
+	for i := len(notes) - 1; i >= 0; i-- {
+		if notes[i] != "" {
+			obs.Snapshot = fuse.YAML([]*fuse.Node{{Role: "note", Text: notes[i]}}) + obs.Snapshot
 		}
 	}
 	return writeObservation(stdout, cfg, obs)
+}
+
+// doneNotes words what an action did beside its input, for the CLI.
+func doneNotes(d act.Done) []string {
+	notes := d.Notes
+	for _, o := range d.Opened {
+		notes = append(notes, fmt.Sprintf("opened tab %s: %s %s", o.ID, fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL))))
+	}
+	return notes
 }
 
 func perform(s *act.Session, cfg *config) error {

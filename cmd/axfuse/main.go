@@ -196,6 +196,7 @@ type config struct {
 	urls               []string  // bench
 	runs, parallel     int       // bench, batch
 	listFile           string    // batch
+	uploadRoot         string    // mcp
 	stderr             io.Writer // warnings
 }
 
@@ -230,9 +231,19 @@ func parseFlags(cmd string, args []string) (*config, error) {
 	fs.StringVar(&cfg.dialog, "dialog", "dismiss", "")
 	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
 	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
-	// Flags may come before or after the URL.
+	fs.StringVar(&cfg.uploadRoot, "upload-root", "", "")
+	// Flags may come before or after the URL. After act's verb only a
+	// flag's exact name is a flag: the rest is the action's text, which
+	// may start with a dash ("-2").
 	var positional []string
-	for {
+	if cmd == "act" {
+		var err error
+		if positional, err = parseActFlags(fs, args); err != nil {
+			return nil, usageError{err}
+		}
+		args = nil
+	}
+	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
 			return nil, usageError{err}
 		}
@@ -333,6 +344,42 @@ func parseFlags(cmd string, args []string) (*config, error) {
 }
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
+
+// parseActFlags reads act's command line: flags as usual up to the verb;
+// after it an argument is a flag only when it is one's exact name
+// (--submit, --dialog accept, --dialog=accept), and after "--" none is.
+func parseActFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	var pos []string
+	rest := fs.Args()
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" && len(pos) > 0 {
+			return append(pos, rest[i+1:]...), nil
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || f == nil || len(pos) == 0 {
+			pos = append(pos, a)
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && !hasValue {
+			value = "true"
+		} else if !hasValue {
+			if i+1 >= len(rest) {
+				return nil, fmt.Errorf("flag %s needs a value", a)
+			}
+			i++
+			value = rest[i]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, fmt.Errorf("%s: %v", a, err)
+		}
+	}
+	return pos, nil
+}
 
 func parseViewport(s string) (int, int, error) {
 	w, h, ok := strings.Cut(s, "x")

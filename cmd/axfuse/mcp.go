@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,9 +20,20 @@ func serveMCP(ctx context.Context, cfg *config) error {
 	if !cfg.maxTokensSet {
 		budget = defaultMCPBudget
 	}
+	// An agent uploads from the folder the server was started in unless
+	// --upload-root names another ("/" for any readable file).
+	root := cfg.uploadRoot
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		root = wd
+	}
 	srv := mcpserver.New(mcpserver.Options{
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser, Width: cfg.width, Height: cfg.height,
 		CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, MaxTokens: budget, Capture: cfg.capture,
+		UploadRoot: root,
 	})
 	return srv.Run(ctx, &mcp.StdioTransport{})
 }

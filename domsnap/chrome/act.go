@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -263,8 +264,12 @@ func (t *Tab) Wheel(x, y, dy float64) error {
 	})
 }
 
-// Drag presses at (x0, y0), moves in steps to (x1, y1), and releases.
-func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
+// Drag presses at (x0, y0), moves in steps to (x1, y1), and releases. An
+// HTML5 drag (a draggable element's dragstart) is intercepted, as
+// Puppeteer does: Chrome hands over the drag's data instead of starting a
+// native drag, and the drop end gets dragenter, dragover and drop from
+// Input.dispatchDragEvent. html5 says which kind of drag it was.
+func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
 	ev := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
 		return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
 			_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
@@ -273,20 +278,68 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) error {
 			return err
 		})
 	}
+	intercept := func(on bool) error {
+		return t.call("Input.setInterceptDrags", func(ctx context.Context) error {
+			_, err := do(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: on})
+			return err
+		})
+	}
+	if err := intercept(true); err != nil {
+		return false, err
+	}
+	defer intercept(false)
+	ctx, cancel := context.WithCancel(t.ctx)
+	defer cancel()
+	dragged := make(chan *input.DragData, 1)
+	events := chromedp.Events(ctx, input.DragIntercepted)
+	go func() {
+		for e, err := range events {
+			if err != nil {
+				return
+			}
+			select {
+			case dragged <- e.Data:
+			default:
+			}
+		}
+	}()
 	if err := ev(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0); err != nil {
-		return err
+		return false, err
 	}
 	if err := ev(input.DispatchMouseEventTypeMousePressed, x0, y0, 1); err != nil {
-		return err
+		return false, err
 	}
 	const steps = 10
-	for i := 1; i <= steps; i++ {
+	var data *input.DragData
+	for i := 1; i <= steps && data == nil; i++ {
 		f := float64(i) / steps
 		if err := ev(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
-			return err
+			return false, err
+		}
+		select {
+		case data = <-dragged:
+		default:
 		}
 	}
-	return ev(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+	if data == nil {
+		// The event can trail the move that started the drag.
+		select {
+		case data = <-dragged:
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if data != nil {
+		for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+			err := t.input("Input.dispatchDragEvent", func(ctx context.Context) error {
+				_, err := do(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: x1, Y: y1, Data: data})
+				return err
+			})
+			if err != nil {
+				return true, err
+			}
+		}
+	}
+	return data != nil, ev(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
 }
 
 // InterceptFileChoosers stops file choosers from opening native dialogs;
@@ -309,3 +362,21 @@ func (t *Tab) SetFiles(n Node, files []string) error {
 		return err
 	})
 }
+
+// AnswerFileChooser gives the file chooser an action opened its files
+// (absolute paths on the browser's machine); it is then closed.
+func (t *Tab) AnswerFileChooser(files []string) error {
+	fc := t.chooser.Load()
+	if fc == nil {
+		return errors.New("no file chooser is open")
+	}
+	if err := t.SetFiles(Node{Frame: fc.Frame, Backend: fc.Backend}, files); err != nil {
+		return err
+	}
+	t.chooser.CompareAndSwap(fc, nil)
+	return nil
+}
+
+// ForgetFileChooser drops the file chooser an earlier action opened (its
+// answer is reported once).
+func (t *Tab) ForgetFileChooser() { t.chooser.Store(nil) }

@@ -206,6 +206,10 @@ type Tab struct {
 	worldLoader string
 	// target is the tab's target id when its session is a lean one.
 	target string
+	// guardWorlds: the isolated worlds input guards run in (guard.go).
+	guardWorlds guardWorlds
+	// act: script errors and opened tabs, for actions' answers.
+	act activity
 }
 
 // ErrConnectionClosed is returned when the connection to the browser ends
@@ -220,6 +224,7 @@ var ErrTabGone = errors.New("the tab is gone")
 // intercepted): the input element and whether it takes several files.
 type FileChooser struct {
 	Backend int64
+	Frame   string
 	Mode    string // "selectSingle" or "selectMultiple"
 }
 
@@ -380,6 +385,7 @@ func (t *Tab) init(setViewport bool) error {
 		return fmt.Errorf("attaching to the tab: %w", err)
 	}
 	t.watchPage()
+	t.watchActivity()
 	return nil
 }
 
@@ -397,7 +403,7 @@ func (t *Tab) watchPage() {
 	})
 	on(t.ctx, page.JavascriptDialogClosed, func(page.EventJavascriptDialogClosed) { t.dialog.Store(nil) })
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
-		t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode)})
+		t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode), Frame: string(ev.FrameID)})
 	})
 	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) { t.net.start(string(ev.RequestID)) })
 	on(t.ctx, network.LoadingFinished, func(ev network.EventLoadingFinished) { t.net.end(string(ev.RequestID)) })

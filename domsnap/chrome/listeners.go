@@ -9,10 +9,9 @@ import (
 
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/runtime"
-)
 
-// clickTypes are the listener types that make an element a click target.
-var clickTypes = map[string]bool{"click": true, "mousedown": true, "mouseup": true, "pointerdown": true, "pointerup": true}
+	"github.com/axfuse/axfuse/index"
+)
 
 // listenerGroup is the object group that holds the handles the scan creates,
 // released after each scan so that repeated snapshots do not pin objects.
@@ -38,8 +37,8 @@ func (t *Tab) discoverListeners(ctx context.Context, p *parts) {
 	p.time(step, start)
 }
 
-// documentListeners scans the document of a session for click-like
-// listeners: one getEventListeners call.
+// documentListeners scans the document of a session for target listeners
+// (click and drag, index.IsTargetListener): one getEventListeners call.
 func (t *Tab) documentListeners(ctx context.Context) (map[int64][]string, error) {
 	var found map[int64][]string
 	err := t.callIn(ctx, "listener discovery", func(ctx context.Context) error {
@@ -57,18 +56,19 @@ func (t *Tab) documentListeners(ctx context.Context) (map[int64][]string, error)
 		if err != nil {
 			return err
 		}
-		found = clickListeners(res.Listeners)
+		found = targetListeners(res.Listeners)
 		return nil
 	})
 	return found, err
 }
 
-// clickListeners groups the click-like listeners by node: backendNodeId to
-// the sorted, distinct types.
-func clickListeners(ls []*domdebugger.EventListener) map[int64][]string {
+// targetListeners groups the listeners that make targets (click and drag
+// types, index.IsTargetListener) by node: backendNodeId to the sorted,
+// distinct types.
+func targetListeners(ls []*domdebugger.EventListener) map[int64][]string {
 	out := map[int64][]string{}
 	for _, l := range ls {
-		if l == nil || l.BackendNodeID == 0 || !clickTypes[l.Type] {
+		if l == nil || l.BackendNodeID == 0 || !index.IsTargetListener(l.Type) {
 			continue
 		}
 		id := int64(l.BackendNodeID)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
 )
 
 // Viewport-first capture. A full capture costs what Chrome spends
@@ -691,10 +693,10 @@ func orphanBackends(nodes []*accessibility.Node) []int64 {
 	return out
 }
 
-// viewListeners finds the click-like listeners of the kept nodes. Each
-// DevTools call costs ~0.3 ms of the renderer whatever it returns, while a
-// scan of the whole document costs ~2 µs an element (plus ~25 µs a
-// listener): on a page of a few thousand elements, one scan (the full
+// viewListeners finds the target listeners (click and drag) of the kept
+// nodes. Each DevTools call costs ~0.3 ms of the renderer whatever it
+// returns, while a scan of the whole document costs ~2 µs an element (plus
+// ~25 µs a listener): on a page of a few thousand elements, one scan (the full
 // capture's) beats hundreds of per-node queries (measured on the corpus:
 // 341 queries 330 ms, the scan 6–14 ms). Past wholeScanFactor elements per
 // query, the kept nodes are asked one by one: DOMDebugger.getEventListeners
@@ -736,7 +738,10 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int,
 	for id, types := range found {
 		if n := byBackend[id]; n != nil {
 			n.Listeners = types
-			n.Clickable = true
+			// As DOMSnapshot's isClickable: a click listener, not a drag one.
+			if slices.ContainsFunc(types, index.IsClickListener) {
+				n.Clickable = true
+			}
 		}
 	}
 	p.time(step, start)
@@ -797,5 +802,5 @@ func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 		_, err := do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		return err
 	})
-	return clickListeners(all), failed
+	return targetListeners(all), failed
 }

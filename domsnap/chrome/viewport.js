@@ -18,8 +18,12 @@
   const inputRoles = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', image: 'button', range: 'slider', search: 'searchbox', hidden: '' };
   const clean = s => (s || '').replace(/\s+/g, ' ').trim().slice(0, 200);
 
+  // draggable="true" (an enumerated attribute: ASCII case ignored) makes a
+  // target of an element, as fuse's signals read it from the attributes.
+  const draggable = el => { const v = el.getAttribute('draggable'); return v !== null && v.length === 4 && v.toLowerCase() === 'true'; };
   // roleOf approximates the role Chrome gives an element, for counting what
-  // was not fetched: an explicit role, else the tag's.
+  // was not fetched: an explicit role, else the tag's; a draggable element
+  // with neither is the role-less target fuse calls clickable.
   function roleOf(el) {
     const r = el.getAttribute('role');
     if (r) return r.trim().split(/\s+/)[0].toLowerCase();
@@ -41,7 +45,7 @@
       case 'HEADER': return el.closest('article,aside,main,nav,section') ? '' : 'banner';
       case 'FOOTER': return el.closest('article,aside,main,nav,section') ? '' : 'contentinfo';
     }
-    return landmarkTags[el.tagName] || '';
+    return landmarkTags[el.tagName] || (draggable(el) ? 'clickable' : '');
   }
 
   function walkDoc(doc, win, owner, parentDoc) {

@@ -1,0 +1,239 @@
+package act
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/index"
+)
+
+// verb is what an action's input does to its element, for the guard and
+// for refusals.
+type verb struct {
+	kind    string // chrome.Guard*
+	noun    string // "the click": what would land elsewhere
+	enabled bool   // a disabled element refuses it
+}
+
+var (
+	clickVerb = verb{chrome.GuardClick, "the click", true}
+	hoverVerb = verb{chrome.GuardHover, "the pointer", false}
+	typeVerb  = verb{chrome.GuardType, "the typing", true}
+	keyVerb   = verb{chrome.GuardKey, "the key", true}
+	checkVerb = verb{chrome.GuardCheck, "the click", true}
+	pickVerb  = verb{chrome.GuardKey, "the choice", true}
+	dragVerb  = verb{chrome.GuardDrag, "the drag", true}
+	dropVerb  = verb{chrome.GuardDrop, "the drop", false}
+)
+
+// input sends an action's events once its guard is armed.
+type input func(t Target, g *chrome.Guard) error
+
+// guarded resolves ref and acts on it under the input-time guard. When the
+// guard stopped the input, it observes afresh and, if the ref still names
+// the element the agent saw, tries once more; a second stop is the answer.
+func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, chrome.Verdict, error) {
+	var stopped error
+	for attempt := 0; attempt < 2; attempt++ {
+		t, err := s.resolveRef(ref, attempt > 0)
+		if err != nil {
+			if stopped != nil && !isBrowserError(err) {
+				return t, chrome.Verdict{}, stopped
+			}
+			return t, chrome.Verdict{}, err
+		}
+		verdict, err := s.guardedAt(t, v, want, send)
+		var b *blockedError
+		if !errors.As(err, &b) {
+			return t, verdict, err
+		}
+		if stopped == nil {
+			stopped = err
+		}
+	}
+	return Target{}, chrome.Verdict{}, stopped
+}
+
+// guardedAt arms the guard on a resolved target, sends the input and
+// reads the verdict.
+func (s *Session) guardedAt(t Target, v verb, want bool, send input) (chrome.Verdict, error) {
+	g, err := s.Tab.Arm(s.spec(t, v, want))
+	if err != nil {
+		return chrome.Verdict{}, refusal(t, v, err)
+	}
+	ierr := send(t, g)
+	if s.Tab.OpenDialog() != nil {
+		// The page waits on the dialog the input opened, and a read of the
+		// guard would wait too; the guard disarms itself.
+		return chrome.Verdict{}, ierr
+	}
+	verdict, ferr := g.Finish()
+	if verdict.Blocked != nil {
+		return verdict, &blockedError{t, v, verdict.Blocked}
+	}
+	if ierr != nil {
+		return verdict, ierr
+	}
+	if ferr != nil && !documentGone(ferr) {
+		return verdict, ferr
+	}
+	// A document gone under the guard was replaced by the input (a link,
+	// a submit): the events reached the element, nothing is left to read.
+	return verdict, nil
+}
+
+// spec is the guard for one target.
+func (s *Session) spec(t Target, v verb, want bool) chrome.GuardSpec {
+	sp := chrome.GuardSpec{Node: node(t.Key), Parents: s.parents(t.Key.Frame), Kind: v.kind, Enabled: v.enabled, Stable: true, Want: want}
+	if t.Located.HasBox {
+		b := t.Located.FrameBox
+		sp.Seen = &b
+	}
+	return sp
+}
+
+// parents lists the frames above a frame, nearest first, from the last
+// observation.
+func (s *Session) parents(frame string) []string {
+	o := s.last.Load()
+	if o == nil {
+		return nil
+	}
+	parent := map[string]string{}
+	for _, f := range o.Capture.Frames {
+		parent[f.FrameID] = f.ParentFrameID
+	}
+	var out []string
+	for p := parent[frame]; p != "" && len(out) < 32; p = parent[p] {
+		out = append(out, p)
+	}
+	return out
+}
+
+// documentGone reports an error of a call on an element whose document
+// has been replaced.
+func documentGone(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "context") || strings.Contains(m, "Could not find object") || strings.Contains(m, "is gone")
+}
+
+// isBrowserError: the browser or tab is gone, not the element.
+func isBrowserError(err error) bool {
+	return errors.Is(err, chrome.ErrConnectionClosed) || errors.Is(err, chrome.ErrTabGone)
+}
+
+// what names a target as the agent saw it: ref e4 button "Pay".
+func what(t Target) string {
+	return "ref " + t.Ref + " " + fuse.Key(&fuse.Node{Role: t.Located.Fingerprint.Role, Name: t.Located.Fingerprint.Name})
+}
+
+// blockedError is an action the guard stopped.
+type blockedError struct {
+	t Target
+	v verb
+	b *chrome.Interception
+}
+
+// safeName keeps what the guard reports of a hit element to name
+// characters: the page chose its id and classes.
+var safeName = regexp.MustCompile(`[^A-Za-z0-9_#.\- ]`)
+
+func (e *blockedError) Error() string {
+	b := e.b
+	if b.Changed != "" {
+		return fmt.Sprintf("%s changed as the pointer reached it (now %s); nothing was done", what(e.t), fuse.Quote(fuse.DisplayName(b.Changed)))
+	}
+	hit := safeName.ReplaceAllString(b.Hit, "")
+	if b.Inserted {
+		hit += " (inserted after the check)"
+	}
+	if b.Above {
+		hit += " over its frame"
+	}
+	done := "nothing was done"
+	noun := e.v.noun
+	switch b.Event {
+	case "pointerup", "mouseup", "click", "dblclick", "auxclick":
+		noun, done = "the release", "the press reached it, the rest was stopped"
+	case "drop", "dragenter", "dragover":
+		noun, done = "the drop", "the drag was stopped before the drop"
+	case "beforeinput", "keydown", "keypress":
+		noun, done = "the keys", "they were stopped there"
+	}
+	return fmt.Sprintf("%s: %s would land on %s; %s", what(e.t), noun, hit, done)
+}
+
+// refusal words why the guard would not arm.
+func refusal(t Target, v verb, err error) error {
+	var na *chrome.NotActionable
+	if !errors.As(err, &na) {
+		return err
+	}
+	p, detail, _ := strings.Cut(na.Problem, ":")
+	why := map[string]string{
+		"detached":      "is no longer in the page",
+		"hidden":        "is not visible",
+		"disabled":      "is disabled",
+		"readonly":      "is read-only",
+		"moving":        "is still moving (its box changed between animation frames for a second)",
+		"radio-uncheck": "is a radio button, which only checking another one unchecks",
+		"not-editable":  "is " + detail + ", not a field to type into" + hint(detail),
+		"not-checkable": "is " + detail + ", not a checkbox, radio or switch",
+		"not-pickable":  "is " + detail + ", not a <select>, listbox or combobox",
+	}[p]
+	if why == "" {
+		why = "cannot take " + v.noun + " (" + na.Problem + ")"
+	}
+	return fmt.Errorf("%s %s; nothing was done", what(t), why)
+}
+
+func hint(el string) string {
+	switch {
+	case strings.Contains(el, "select"):
+		return " (select picks an option)"
+	case strings.Contains(el, "checkbox"), strings.Contains(el, "radio"):
+		return " (check and uncheck set it)"
+	case strings.Contains(el, "button"), strings.Contains(el, "<a>"):
+		return " (click it)"
+	}
+	return ""
+}
+
+// liveFingerprint checks, before acting from a stored observation, that
+// the browser's accessibility tree still gives the element the role and
+// name that observation recorded: a label swapped since then (a timer,
+// another tab's change) would make the click mean something else.
+func (s *Session) liveFingerprint(o *Observed, t Target) error {
+	role, name, ok := axOf(o, t.Key)
+	if !ok {
+		return nil
+	}
+	nowRole, nowName, err := s.Tab.AXRoleName(node(t.Key))
+	if err != nil {
+		return err
+	}
+	if nowRole != role || fuse.DisplayName(nowName) != fuse.DisplayName(name) {
+		return fmt.Errorf("%s changed since the snapshot (now %s %s); nothing was done", what(t), nowRole, fuse.Quote(fuse.DisplayName(nowName)))
+	}
+	return nil
+}
+
+// axOf is the role and name an observation's accessibility tree gave an
+// element.
+func axOf(o *Observed, k index.Key) (role, name string, ok bool) {
+	for _, f := range o.Capture.Frames {
+		if f.FrameID != k.Frame {
+			continue
+		}
+		for i := range f.AXNodes {
+			if a := &f.AXNodes[i]; a.Backend == k.Backend && !a.Ignored {
+				return a.Role, a.Name, true
+			}
+		}
+	}
+	return "", "", false
+}

@@ -1,0 +1,153 @@
+package chrome
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// activity keeps what the page did on its own that an action's answer
+// must tell: script errors it raised and tabs it opened. Both are kept as
+// they come, numbered, so that an action reads just those since it began.
+type activity struct {
+	mu     sync.Mutex
+	seq    int
+	errors []numbered
+	opened []numbered
+}
+
+type numbered struct {
+	n    int
+	text string // an error's message, or an opened tab's target id
+}
+
+// most is how many of each are kept: a page that throws in a loop must
+// not grow the tab without bound.
+const most = 64
+
+func (a *activity) add(list *[]numbered, text string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seq++
+	*list = append(*list, numbered{a.seq, text})
+	if len(*list) > most {
+		*list = (*list)[len(*list)-most:]
+	}
+}
+
+// Mark numbers the present: Since(mark) is what came after it.
+func (t *Tab) Mark() int {
+	t.act.mu.Lock()
+	defer t.act.mu.Unlock()
+	return t.act.seq
+}
+
+// Since returns the page's script errors and the target ids of the tabs
+// it opened after mark.
+func (t *Tab) Since(mark int) (errors, opened []string) {
+	t.act.mu.Lock()
+	defer t.act.mu.Unlock()
+	for _, e := range t.act.errors {
+		if e.n > mark {
+			errors = append(errors, e.text)
+		}
+	}
+	for _, o := range t.act.opened {
+		if o.n > mark {
+			opened = append(opened, o.text)
+		}
+	}
+	return errors, opened
+}
+
+// watchActivity records uncaught exceptions, console.error calls and the
+// tabs this one opens (window.open, target=_blank).
+func (t *Tab) watchActivity() {
+	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
+		if ev.ExceptionDetails != nil {
+			t.act.add(&t.act.errors, "uncaught "+oneLine(exceptionText(ev.ExceptionDetails)))
+		}
+	})
+	on(t.ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
+		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
+			return
+		}
+		var parts []string
+		for _, a := range ev.Args {
+			if a == nil {
+				continue
+			}
+			switch {
+			case a.Description != "":
+				parts = append(parts, a.Description)
+			case len(a.Value) > 0:
+				parts = append(parts, strings.Trim(string(a.Value), `"`))
+			}
+		}
+		t.act.add(&t.act.errors, "console.error: "+oneLine(strings.Join(parts, " ")))
+	})
+	seen := sync.Map{}
+	on(t.ctx, target.TargetCreated, func(ev target.EventTargetCreated) {
+		in := ev.TargetInfo
+		if in == nil || in.Type != "page" || string(in.OpenerID) != t.TargetID() {
+			return
+		}
+		if _, dup := seen.LoadOrStore(in.TargetID, true); !dup {
+			t.act.add(&t.act.opened, string(in.TargetID))
+		}
+	})
+}
+
+// oneLine keeps the first line of a message, at most 300 bytes: the
+// page writes it, and an answer has room for a line.
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// TabInfo is a tab's target id, URL and title.
+type TabInfo struct{ ID, URL, Title string }
+
+// Describe reads the URL and title of tabs by target id (ones that closed
+// are left out).
+func (t *Tab) Describe(ids []string) ([]TabInfo, error) {
+	var out []TabInfo
+	err := t.call("Target.getTargets", func(ctx context.Context) error {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			for _, in := range infos {
+				if string(in.TargetID) == id {
+					out = append(out, TabInfo{ID: id, URL: in.URL, Title: in.Title})
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AttachTab attaches to another page tab of the browser by target id (a
+// tab an action opened) without navigating it.
+func (b *Browser) AttachTab(id string) (*Tab, error) {
+	if err := b.connected(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel())
+	t := newTab(ctx, cancel, b)
+	if err := t.init(false); err != nil {
+		cancel()
+		return nil, fmt.Errorf("tab %s: %w", id, err)
+	}
+	return t, nil
+}

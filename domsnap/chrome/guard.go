@@ -1,0 +1,455 @@
+package chrome
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+//go:embed guard.js
+var guardJS string
+
+// The events each kind of action sends, that a guard watches. Enter and
+// leave events are left out: they go to every ancestor the pointer
+// enters, not only to what it is over.
+var (
+	pointerEvents = []string{"pointerover", "mouseover", "pointermove", "mousemove"}
+	pressEvents   = []string{"pointerdown", "mousedown", "pointerup", "mouseup", "click", "dblclick", "auxclick", "contextmenu"}
+	// keyup is left out: a Tab or an Enter moves the focus on keydown, and
+	// its keyup goes where the focus went.
+	keyEvents  = []string{"keydown", "keypress", "beforeinput"}
+	dragEvents = []string{"dragstart", "dragenter", "dragover", "drop"}
+)
+
+// Guard kinds: which events an armed guard watches.
+const (
+	GuardHover = "hover" // the pointer's move onto the element
+	GuardClick = "click" // move, press, release, click
+	GuardType  = "type"  // a click that focuses, then keys and text input
+	GuardKey   = "key"   // keys to the focused element (focus given by script)
+	GuardCheck = "check" // a click on a checkbox, radio or switch (or its label)
+	GuardDrag  = "drag"  // the press that starts a drag and its dragstart
+	GuardDrop  = "drop"  // the drop end: dragenter, dragover, drop, release
+)
+
+func guardEvents(kind string) []string {
+	switch kind {
+	case GuardHover:
+		return pointerEvents
+	case GuardType:
+		return append(append([]string{}, append(pointerEvents, pressEvents...)...), keyEvents...)
+	case GuardKey:
+		return keyEvents
+	case GuardDrag:
+		return append(append([]string{}, pointerEvents...), "pointerdown", "mousedown", "dragstart")
+	case GuardDrop:
+		return dragEvents[1:]
+	}
+	return append(append([]string{}, pointerEvents...), pressEvents...)
+}
+
+// GuardSpec is an action about to reach one element.
+type GuardSpec struct {
+	Node Node
+	// Parents are the frames above the element's, nearest first: each
+	// holds a guard on the <iframe> of the frame below it, so that an
+	// overlay laid over the whole frame is stopped too.
+	Parents []string
+	Kind    string
+	// Enabled requires the element (or the control it labels) enabled.
+	Enabled bool
+	// Stable requires its box unchanged over two animation frames; Seen,
+	// when given, is its box (x, y, w, h in its frame's viewport) as an
+	// earlier observation laid it out, which counts as the earlier frame.
+	Stable bool
+	Seen   *[4]float64
+	// Want is the state a check action wants (false: uncheck).
+	Want bool
+}
+
+// NotActionable says why an element cannot take an action now; nothing
+// was sent to it. Problem is one of: detached, hidden, disabled, readonly,
+// moving, radio-uncheck, not-editable:WHAT, not-checkable:WHAT.
+type NotActionable struct{ Problem string }
+
+func (e *NotActionable) Error() string { return "not actionable: " + e.Problem }
+
+// Guard is armed on an element (and on the iframes above it) until
+// Finish: it stops any event of the action that would reach something
+// else, before a page handler runs.
+type Guard struct {
+	t      *Tab
+	elem   armedGuard // the element's own (levels[0] while armed)
+	levels []armedGuard
+	// Box and Value are the element's box and value when armed.
+	Box   [4]float64
+	Value string
+	// ValueInput: the element is a date, time, colour or range input,
+	// which takes a value, not keys.
+	ValueInput bool
+}
+
+type armedGuard struct {
+	session context.Context
+	object  runtime.RemoteObjectID
+	token   string
+}
+
+// Verdict is what a guard saw once the action's input was sent.
+type Verdict struct {
+	// Blocked is set when the guard stopped the action's events.
+	Blocked *Interception
+	// Events counts the action's events that reached the element's window.
+	Events int
+	// Focused: the element (the field a type action is for) has the focus;
+	// Focus names what has it.
+	Focused bool
+	Focus   string
+	// Checked is the state of the checkbox, radio or switch after a check.
+	Checked bool
+	// Value is the element's aria-valuenow or value afterwards; Box its
+	// box (x, y, w, h in its frame's viewport).
+	Value string
+	Box   [4]float64
+}
+
+// Interception is an event the guard stopped.
+type Interception struct {
+	Event string `json:"event"`
+	// Hit names what the event would have reached (tag#id.class).
+	Hit string `json:"hit"`
+	// Inserted: that element was added to the page after the guard armed.
+	Inserted bool `json:"inserted"`
+	// Changed is set when the element itself changed (its text now) before
+	// the press: a hover swapped its label or role.
+	Changed string `json:"changed"`
+	// Above: the event came in a frame above the element's, over its iframe.
+	Above bool `json:"-"`
+}
+
+// guardWorlds caches axfuse's isolated world per session and frame: a
+// world is created once per document (a stale one fails and is made anew).
+type guardWorlds struct {
+	mu sync.Mutex
+	m  map[string]runtime.ExecutionContextID
+}
+
+func (w *guardWorlds) get(key string) runtime.ExecutionContextID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.m[key]
+}
+
+func (w *guardWorlds) set(key string, id runtime.ExecutionContextID) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.m == nil {
+		w.m = map[string]runtime.ExecutionContextID{}
+	}
+	w.m[key] = id
+}
+
+// Arm checks that the element can take the action now and arms the guard.
+// An element that cannot is a *NotActionable error and nothing is armed.
+func (t *Tab) Arm(spec GuardSpec) (*Guard, error) {
+	g := &Guard{t: t}
+	opts := map[string]any{"verb": spec.Kind, "events": guardEvents(spec.Kind), "enabled": spec.Enabled, "stable": spec.Stable, "want": spec.Want}
+	if spec.Seen != nil {
+		opts["seen"] = spec.Seen[:]
+	}
+	lvl, res, err := t.armOne(t.sessionFor(spec.Node.Frame), spec.Node, opts)
+	if err != nil {
+		return nil, err
+	}
+	if res.Problem != "" {
+		return nil, &NotActionable{Problem: res.Problem}
+	}
+	g.ValueInput, g.Box, g.Value, g.elem = res.ValueInput, res.Box, res.Value, lvl
+	g.levels = append(g.levels, lvl)
+	child := spec.Node.Frame
+	for _, parent := range spec.Parents {
+		ps := t.sessionFor(parent)
+		owner, err := t.frameOwner(ps, child)
+		if err != nil {
+			g.Finish()
+			return nil, err
+		}
+		ownerOpts := map[string]any{"verb": GuardClick, "events": opts["events"], "owner": true}
+		lvl, _, err := t.armOne(ps, Node{Frame: parent, Backend: owner}, ownerOpts)
+		if err != nil {
+			g.Finish()
+			return nil, err
+		}
+		g.levels = append(g.levels, lvl)
+		child = parent
+	}
+	return g, nil
+}
+
+type armResult struct {
+	Problem    string     `json:"problem"`
+	Box        [4]float64 `json:"box"`
+	Value      string     `json:"value"`
+	Token      string     `json:"token"`
+	ValueInput bool       `json:"valueInput"`
+}
+
+// armOne runs guard.js on one element in the isolated world of its frame.
+func (t *Tab) armOne(session context.Context, n Node, opts map[string]any) (armedGuard, armResult, error) {
+	var lvl armedGuard
+	var res armResult
+	arg, err := json.Marshal(opts)
+	if err != nil {
+		return lvl, res, err
+	}
+	err = t.callIn(session, "arm the input guard", func(ctx context.Context) error {
+		obj, err := t.resolveInWorld(ctx, session, n)
+		if err != nil {
+			return err
+		}
+		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: guardJS, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: arg}},
+			AwaitPromise: new(true), ReturnByValue: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return fmt.Errorf("guard: %s", exceptionText(r.ExceptionDetails))
+		}
+		if r.Result == nil {
+			return errors.New("guard: no result")
+		}
+		lvl = armedGuard{session: session, object: obj}
+		return json.Unmarshal(r.Result.Value, &res)
+	})
+	lvl.token = res.Token
+	return lvl, res, err
+}
+
+// resolveInWorld gives the element's object in axfuse's isolated world of
+// its frame, making the world when the frame has none (or a dead one).
+func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n Node) (runtime.RemoteObjectID, error) {
+	key := fmt.Sprintf("%p|%s", session, n.Frame)
+	for attempt := 0; attempt < 2; attempt++ {
+		world := t.guardWorlds.get(key)
+		if world == 0 || attempt > 0 {
+			r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(n.Frame), WorldName: "axfuse"})
+			if err != nil {
+				return "", fmt.Errorf("Page.createIsolatedWorld: %w", err)
+			}
+			world = r.ExecutionContextID
+			t.guardWorlds.set(key, world)
+		}
+		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ExecutionContextID: world})
+		if err == nil && obj.Object != nil && obj.Object.ObjectID != "" {
+			return obj.Object.ObjectID, nil
+		}
+		if err != nil && !strings.Contains(err.Error(), "context") {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("node %d is gone", n.Backend)
+}
+
+const finishJS = `function (token, keep) {
+  const m = globalThis.__axfuseGuards, f = m && m.get(token);
+  if (!f) return null;
+  if (!keep) m.delete(token);
+  return f(keep);
+}`
+
+// Finish disarms the guard and says what it saw. Safe to call twice.
+func (g *Guard) Finish() (Verdict, error) { return g.read(false) }
+
+// Peek says what the guard saw so far and leaves it armed (a field's focus
+// checked before typing into it).
+func (g *Guard) Peek() (Verdict, error) { return g.read(true) }
+
+// Run calls fn, a JavaScript function whose this is the element, in the
+// guard's isolated world (where the page cannot patch what it calls), and
+// decodes its result into out (nil: ignored).
+func (g *Guard) Run(step, fn string, out any, args ...any) error {
+	var cargs []*runtime.CallArgument
+	for _, a := range args {
+		v, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		cargs = append(cargs, &runtime.CallArgument{Value: v})
+	}
+	return g.t.callIn(g.elem.session, step, func(ctx context.Context) error {
+		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: g.elem.object, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+		}
+		if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
+			return json.Unmarshal(r.Result.Value, out)
+		}
+		return nil
+	})
+}
+
+func (g *Guard) read(keep bool) (Verdict, error) {
+	var v Verdict
+	var firstErr error
+	for i, lvl := range g.levels {
+		var raw struct {
+			Blocked *Interception `json:"blocked"`
+			Events  int           `json:"events"`
+			Focused bool          `json:"focused"`
+			Focus   string        `json:"focus"`
+			Checked bool          `json:"checked"`
+			Value   string        `json:"value"`
+			Box     [4]float64    `json:"box"`
+		}
+		tok, _ := json.Marshal(lvl.token)
+		err := g.t.callIn(lvl.session, "read the input guard", func(ctx context.Context) error {
+			r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+				FunctionDeclaration: finishJS, ObjectID: lvl.object, Arguments: []*runtime.CallArgument{{Value: tok}, {Value: []byte(fmt.Sprint(keep))}}, ReturnByValue: new(true),
+			})
+			if err != nil {
+				return err
+			}
+			if r.ExceptionDetails != nil {
+				return fmt.Errorf("guard: %s", exceptionText(r.ExceptionDetails))
+			}
+			if r.Result != nil && len(r.Result.Value) > 0 {
+				return json.Unmarshal(r.Result.Value, &raw)
+			}
+			return nil
+		})
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if i == 0 {
+			v.Events, v.Focused, v.Focus, v.Checked, v.Value, v.Box = raw.Events, raw.Focused, raw.Focus, raw.Checked, raw.Value, raw.Box
+		}
+		if raw.Blocked != nil && v.Blocked == nil {
+			v.Blocked = raw.Blocked
+			v.Blocked.Above = i > 0
+		}
+	}
+	if !keep {
+		g.levels = nil
+	}
+	return v, firstErr
+}
+
+// RunOn calls fn (this: the node's element) in axfuse's isolated world of
+// the node's frame and decodes its result into out (nil: ignored).
+func (t *Tab) RunOn(n Node, step, fn string, out any, args ...any) error {
+	session := t.sessionFor(n.Frame)
+	var cargs []*runtime.CallArgument
+	for _, a := range args {
+		v, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		cargs = append(cargs, &runtime.CallArgument{Value: v})
+	}
+	return t.callIn(session, step, func(ctx context.Context) error {
+		obj, err := t.resolveInWorld(ctx, session, n)
+		if err != nil {
+			return err
+		}
+		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+		}
+		if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
+			return json.Unmarshal(r.Result.Value, out)
+		}
+		return nil
+	})
+}
+
+// ElementOn calls fn (this: the node's element) in the isolated world and
+// names the element it returns, with its centre in the frame's viewport;
+// ok false when fn returns no element.
+func (t *Tab) ElementOn(n Node, step, fn string, args ...any) (found Node, center [2]float64, ok bool, err error) {
+	session := t.sessionFor(n.Frame)
+	var cargs []*runtime.CallArgument
+	for _, a := range args {
+		v, err := json.Marshal(a)
+		if err != nil {
+			return found, center, false, err
+		}
+		cargs = append(cargs, &runtime.CallArgument{Value: v})
+	}
+	err = t.callIn(session, step, func(ctx context.Context) error {
+		obj, err := t.resolveInWorld(ctx, session, n)
+		if err != nil {
+			return err
+		}
+		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+		}
+		if r.Result == nil || r.Result.ObjectID == "" || r.Result.Subtype != "node" {
+			return nil
+		}
+		d, err := do(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: r.Result.ObjectID})
+		if err != nil || d.Node == nil {
+			return err
+		}
+		c, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+			FunctionDeclaration: `function () { const r = this.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`,
+			ObjectID:            r.Result.ObjectID, ReturnByValue: new(true),
+		})
+		if err != nil || c.Result == nil {
+			return err
+		}
+		if err := json.Unmarshal(c.Result.Value, &center); err != nil {
+			return err
+		}
+		found, ok = Node{Frame: n.Frame, Backend: int64(d.Node.BackendNodeID)}, true
+		return nil
+	})
+	return found, center, ok, err
+}
+
+// AXRoleName reads a node's role and name from the browser's
+// accessibility tree now.
+func (t *Tab) AXRoleName(n Node) (role, name string, err error) {
+	err = t.callIn(t.sessionFor(n.Frame), "Accessibility.getPartialAXTree", func(ctx context.Context) error {
+		res, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), FetchRelatives: new(false)})
+		if err != nil {
+			return err
+		}
+		for _, a := range res.Nodes {
+			if a != nil && int64(a.BackendDOMNodeID) == n.Backend {
+				role, name = valueString(a.Role), valueString(a.Name)
+				return nil
+			}
+		}
+		return errors.New("no accessibility node")
+	})
+	return role, name, err
+}

@@ -1,0 +1,182 @@
+// The input-time guard, called on an element in axfuse's isolated world
+// (Runtime.callFunctionOn, `this` the element). It checks that the element
+// can take the action now, then arms capture-phase listeners on the
+// element's window (and on each shadow root around it) that stop any event
+// of the action whose real target is not the element, before a page
+// handler runs. finish(token) reads the verdict and disarms.
+//
+// The page shares the DOM but not this world's globals, so it cannot
+// patch what the guard calls. Every string it reports about the page is
+// cut short and reduced to name characters: page text is untrusted.
+async function (o) {
+  const el = this;
+  const g = globalThis.__axfuseGuards || (globalThis.__axfuseGuards = new Map());
+  const short = (s, n) => String(s ?? '').replace(/\s+/g, ' ').trim().slice(0, n);
+  const ident = (s) => String(s ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32);
+  const describe = (n) => {
+    if (!n || n.nodeType !== 1) return n && n.nodeType === 9 ? 'the document' : 'another node';
+    let s = n.localName;
+    if (n.id) s += '#' + ident(n.id);
+    const cls = [...n.classList].slice(0, 2).map(ident).filter(Boolean);
+    if (cls.length) s += '.' + cls.join('.');
+    return s;
+  };
+  const role = (n) => n.getAttribute && n.getAttribute('role') || '';
+  // fingerprint: what the agent's name and role of the element come from.
+  const fingerprint = (n) => {
+    if (!n.isConnected) return 'detached';
+    const by = (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean)
+      .map((id) => { const r = n.getRootNode(); const l = r.getElementById ? r.getElementById(id) : null; return l ? l.textContent : ''; }).join(' ');
+    const v = n.localName === 'input' && /^(button|submit|reset)$/.test(n.type) ? n.value : '';
+    return [n.localName, role(n), n.getAttribute('aria-label') || '', by, n.getAttribute('title') || '', n.getAttribute('alt') || '', v, short(n.textContent, 400)].join('\u0001');
+  };
+  const closestDeep = (n, sel) => {
+    for (let e = n; e; e = e.parentElement || (e.getRootNode() instanceof ShadowRoot ? e.getRootNode().host : null)) {
+      if (e.matches && e.matches(sel)) return e;
+    }
+    return null;
+  };
+  const disabled = (n) => {
+    if (n.matches(':disabled')) return true;
+    const a = closestDeep(n, '[aria-disabled]');
+    return !!a && a.getAttribute('aria-disabled') === 'true';
+  };
+  const textTypes = /^(|text|search|email|password|tel|url|number)$/;
+  const valueTypes = /^(date|time|datetime-local|month|week|color|range)$/;
+  const editable = (n) => {
+    if (n.localName === 'textarea') return true;
+    if (n.localName === 'input') return textTypes.test(n.type) || valueTypes.test(n.type);
+    return !!n.isContentEditable;
+  };
+  const checkable = (n) => (n.localName === 'input' && (n.type === 'checkbox' || n.type === 'radio')) ||
+    /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role(n));
+  const visible = (n) => {
+    const r = n.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && n.checkVisibility({ visibilityProperty: true });
+  };
+  // stable: the box is the same over two animation frames, waited for up
+  // to a second (an element sliding in settles). A hidden tab runs no
+  // frames; timers stand in for them there.
+  const frame = () => new Promise((done) => { requestAnimationFrame(() => done()); setTimeout(done, 50); });
+  const same = (a, b) => Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.width - b.width) < 0.5 && Math.abs(a.height - b.height) < 0.5;
+  const stable = async (n) => {
+    let last = n.getBoundingClientRect();
+    for (const end = performance.now() + 1000; performance.now() < end;) {
+      await frame(); await frame();
+      const now = n.getBoundingClientRect();
+      if (same(now, last)) return true;
+      last = now;
+    }
+    return false;
+  };
+  const labels = (n) => n.labels ? [...n.labels] : [];
+  // subject: the element the action is for. A label stands for its
+  // control; a wrapper (a combobox's box) for its one field.
+  const subject = (() => {
+    const ctl = el.localName === 'label' ? el.control : null;
+    if (o.verb === 'type') {
+      if (editable(el)) return el;
+      if (ctl && editable(ctl)) return ctl;
+      const inner = [...el.querySelectorAll('input, textarea, [contenteditable]')].filter((n) => editable(n) && visible(n));
+      return inner.length === 1 ? inner[0] : null;
+    }
+    if (o.verb === 'check') return checkable(el) ? el : ctl && checkable(ctl) ? ctl : null;
+    return el;
+  })();
+  const what = () => el.localName === 'select' ? 'a <select>' : el.localName === 'input' ? 'an <input type=' + ident(el.type) + '>' : (/^[aeiou]/.test(el.localName) ? 'an <' : 'a <') + el.localName + '>';
+  const problem = (() => {
+    if (!el.isConnected) return 'detached';
+    if (o.owner) return '';
+    if (!subject) return o.verb === 'type' ? 'not-editable:' + what() : 'not-checkable:' + what();
+    if (!visible(el) && !labels(el).some(visible) && !(subject !== el && visible(subject))) return 'hidden';
+    if (o.enabled && (disabled(el) || disabled(subject))) return 'disabled';
+    if (o.verb === 'type' && (subject.readOnly || (subject.isContentEditable === false && subject.localName !== 'input' && subject.localName !== 'textarea'))) return 'readonly';
+    if (o.verb === 'check' && o.want === false && subject.localName === 'input' && subject.type === 'radio') return 'radio-uncheck';
+    return '';
+  })();
+  if (problem) return { problem };
+  // Where the observation laid the element out, some time ago, and where
+  // it is now are two samples already: when they agree no frame is waited.
+  const seen = o.seen && { x: o.seen[0], y: o.seen[1], width: o.seen[2], height: o.seen[3] };
+  if (o.stable && !(seen && same(seen, el.getBoundingClientRect())) && !(await stable(el))) return { problem: 'moving' };
+
+  // allowed: what an event of the action may reach — the element, what it
+  // holds, its labels, and the control it labels.
+  const allowed = new Set([el, subject, ...labels(el), ...labels(subject)]);
+  if (el.localName === 'label' && el.control) allowed.add(el.control);
+  allowed.delete(null);
+  // scopes: the element's window and every shadow root around it. A
+  // listener sees a retargeted path (a closed root hides what is inside),
+  // so each scope checks against the element's stand-in there: the element
+  // itself or the shadow host that holds it.
+  const scopes = [];
+  for (let n = el; ;) {
+    const root = n.getRootNode();
+    if (root instanceof ShadowRoot) { scopes.push({ at: root, anchor: n }); n = root.host; continue; }
+    scopes.push({ at: el.ownerDocument.defaultView, anchor: n });
+    break;
+  }
+  const st = { blocked: null, fp: fingerprint(el), pressed: false, events: 0 };
+  const added = new WeakSet();
+  const mo = new MutationObserver((ms) => { for (const m of ms) for (const a of m.addedNodes) added.add(a); });
+  for (const s of scopes) mo.observe(s.at === el.ownerDocument.defaultView ? el.ownerDocument : s.at, { childList: true, subtree: true });
+  const inserted = (n) => { for (let e = n; e; e = e.parentNode) if (added.has(e)) return true; return false; };
+  const reaches = (path, anchor) => path.includes(anchor) || (anchor === el && path.some((n) => allowed.has(n)));
+  const press = /^(pointerdown|mousedown|dragstart|drop)$/;
+  const handlers = [];
+  const stop = (ev, why) => { if (!st.blocked) st.blocked = why; ev.preventDefault(); ev.stopImmediatePropagation(); };
+  for (const s of scopes) {
+    const h = (ev) => {
+      if (!ev.isTrusted) return; // the page's own synthetic events are not the action's
+      st.events++;
+      if (st.blocked) return stop(ev, st.blocked);
+      // After the press the pointer's moves are the gesture's own: a drag
+      // leaves the element it started on.
+      if (st.pressed && /move|over/.test(ev.type)) return;
+      const path = ev.composedPath();
+      if (!reaches(path, s.anchor)) {
+        const hit = path[0];
+        return stop(ev, { event: ev.type, hit: describe(hit), inserted: inserted(hit) });
+      }
+      if (!st.pressed && !o.owner && s.anchor === el && /^(pointer|mouse|drag)/.test(ev.type)) {
+        // Up to the press, the element must still be what the agent saw:
+        // a hover that swaps its label or role swaps what a click means.
+        const now = fingerprint(el);
+        if (now !== st.fp) return stop(ev, { event: ev.type, changed: short(el.textContent, 80) || short(el.getAttribute('aria-label'), 80) });
+        if (press.test(ev.type)) st.pressed = true;
+      }
+    };
+    for (const type of o.events) s.at.addEventListener(type, h, true);
+    handlers.push([s.at, h]);
+  }
+  const token = String(Math.random()).slice(2);
+  const deepActive = () => {
+    let a = el.ownerDocument.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
+  // where: the element's box and value, to say what an action changed.
+  const where = () => {
+    const r = el.getBoundingClientRect();
+    const v = el.getAttribute('aria-valuenow') ?? (subject && 'value' in subject ? subject.value : '');
+    return { box: [r.x, r.y, r.width, r.height], value: short(v, 200) };
+  };
+  let armed = true;
+  const disarm = () => {
+    if (!armed) return;
+    armed = false;
+    for (const [at, h] of handlers) for (const type of o.events) at.removeEventListener(type, h, true);
+    mo.disconnect();
+  };
+  // A guard whose action never finished (a dialog it opened blocks the
+  // page, the process died) must not outlive it: it disarms itself.
+  setTimeout(() => { disarm(); setTimeout(() => g.delete(token), 60000); }, 15000);
+  g.set(token, (keep) => {
+    if (!keep) disarm();
+    const a = deepActive();
+    const focused = !!a && (a === subject || (subject.isContentEditable && subject.contains(a))) && el.ownerDocument.hasFocus();
+    const checked = subject && ('checked' in subject && subject.localName === 'input' ? subject.checked : subject.getAttribute && subject.getAttribute('aria-checked') === 'true');
+    return { blocked: st.blocked, events: st.events, focused, focus: a && a !== el.ownerDocument.body ? describe(a) : 'the page', checked, ...where() };
+  });
+  return { token, ...where(), valueInput: o.verb === 'type' && subject.localName === 'input' && valueTypes.test(subject.type) };
+}

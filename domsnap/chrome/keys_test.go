@@ -1,0 +1,181 @@
+package chrome
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/axfuse/axfuse/internal/keys"
+)
+
+// keysPage has two text fields and logs every keydown and keyup.
+const keysPage = `<!doctype html><title>keys</title>
+<input id=first value=one><input id=second>
+<script>
+window.log = [];
+for (const type of ['keydown', 'keyup']) addEventListener(type, e => log.push({
+  type, key: e.key, code: e.code, keyCode: e.keyCode, location: e.location,
+  ctrl: e.ctrlKey, shift: e.shiftKey, alt: e.altKey, meta: e.metaKey,
+}), true);
+</script>`
+
+type keyLog struct {
+	Type     string `json:"type"`
+	Key      string `json:"key"`
+	Code     string `json:"code"`
+	KeyCode  int    `json:"keyCode"`
+	Location int    `json:"location"`
+	Ctrl     bool   `json:"ctrl"`
+	Shift    bool   `json:"shift"`
+	Alt      bool   `json:"alt"`
+	Meta     bool   `json:"meta"`
+}
+
+// TestPressChord presses chords into a real headless Chromium.
+func TestPressChord(t *testing.T) {
+	if _, err := FindBrowser(""); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
+		}
+		t.Skipf("no Chromium: %v", err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(keysPage))
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b, err := Open(ctx, Options{CallTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(srv.URL, 0); err != nil {
+		t.Fatal(err)
+	}
+	press := func(chords ...string) {
+		t.Helper()
+		for _, s := range chords {
+			c, err := keys.Parse(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tab.PressChord(c); err != nil {
+				t.Fatalf("press %s: %v", s, err)
+			}
+		}
+	}
+	value := func() string {
+		t.Helper()
+		return evalIn[string](t, tab, `document.activeElement.id + ":" + document.activeElement.value`)
+	}
+	evalIn[chromedp.Void](t, tab, `document.getElementById('second').focus(); log.length = 0`)
+
+	press("a", "Shift+b", "C", "Digit1", "Shift+Digit3", "Space", "é")
+	if v := value(); v != "second:aBC1# é" {
+		t.Errorf("typed %q, want %q", v, "second:aBC1# é")
+	}
+
+	// Select all and delete, then undo and redo.
+	press("Control+A", "Backspace")
+	if v := value(); v != "second:" {
+		t.Errorf("after Control+A Backspace: %q, want the field empty", v)
+	}
+	press("Control+Z")
+	if v := value(); v != "second:aBC1# é" {
+		t.Errorf("after Control+Z: %q, want the text back", v)
+	}
+	press("Shift+Control+Z")
+	if v := value(); v != "second:" {
+		t.Errorf("after Shift+Control+Z: %q, want it deleted again", v)
+	}
+	press("x", "y", "ArrowLeft", "Backspace")
+	if v := value(); v != "second:y" {
+		t.Errorf("after x y ArrowLeft Backspace: %q, want second:y", v)
+	}
+	// Copy, cut and paste (headless Chromium's clipboard is its own).
+	press("Control+A", "Control+C", "End", "Control+V")
+	if v := value(); v != "second:yy" {
+		t.Errorf("after Control+A Control+C End Control+V: %q, want second:yy", v)
+	}
+	press("Control+A", "Control+X")
+	if v := value(); v != "second:" {
+		t.Errorf("after Control+A Control+X: %q, want the field empty", v)
+	}
+	press("Control+V", "Control+V", "Shift+ArrowLeft", "Delete")
+	if v := value(); v != "second:yyy" {
+		t.Errorf("after Control+V Control+V Shift+ArrowLeft Delete: %q, want second:yyy", v)
+	}
+
+	log := evalIn[[]keyLog](t, tab, `log`)
+	want := []keyLog{
+		{Type: "keydown", Key: "Control", Code: "ControlLeft", KeyCode: 17, Location: 1, Ctrl: true},
+		{Type: "keydown", Key: "a", Code: "KeyA", KeyCode: 65, Ctrl: true},
+		{Type: "keyup", Key: "a", Code: "KeyA", KeyCode: 65, Ctrl: true},
+		{Type: "keyup", Key: "Control", Code: "ControlLeft", KeyCode: 17, Location: 1},
+	}
+	found := false
+	for i := range log {
+		if i+len(want) <= len(log) && equalLogs(log[i:i+len(want)], want) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no Control+A sequence %+v in the page's log %+v", want, log)
+	}
+	if len(log) == 0 || log[0] != (keyLog{Type: "keydown", Key: "a", Code: "KeyA", KeyCode: 65}) {
+		t.Errorf("first key event %+v, want keydown a KeyA 65 without modifiers", log[:min(len(log), 1)])
+	}
+
+	press("Shift+Tab")
+	if v := value(); v != "first:one" {
+		t.Errorf("after Shift+Tab focus is on %q, want the first field", v)
+	}
+	press("Tab")
+	if v := value(); v != "second:yyy" {
+		t.Errorf("after Tab focus is on %q, want the second field", v)
+	}
+
+	// A key that opens a dialog ends the press; the dialog is the state.
+	evalIn[chromedp.Void](t, tab, `addEventListener('keydown', e => { if (e.key === 'F2') alert('F2 pressed'); })`)
+	start := time.Now()
+	press("Shift+F2")
+	if d := tab.OpenDialog(); d == nil || d.Message != "F2 pressed" {
+		t.Errorf("after Shift+F2 the dialog is %+v, want the alert", d)
+	} else if err := tab.AnswerDialog(true, ""); err != nil {
+		t.Error(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Shift+F2 with an alert took %v", took)
+	}
+}
+
+// evalIn evaluates js in the tab's page and returns its value.
+func evalIn[T any](t *testing.T, tab *Tab, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(tab.Context(), chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+func equalLogs(a, b []keyLog) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
