@@ -54,6 +54,8 @@ type Session struct {
 	last       atomic.Pointer[Observed]
 	// done is what the last action did beside its input.
 	done Done
+	// pending is a guard left armed by an action that opened a dialog.
+	pending *chrome.Guard
 }
 
 // Done is what an action did beside its input: notes for its answer (what
@@ -389,6 +391,10 @@ func (s *Session) AnswerOpenDialog(accept bool, text string) (string, error) {
 	}
 	if err := s.Tab.AnswerDialog(accept, text); err != nil {
 		return "", fmt.Errorf("answering the %s dialog: %w", d.Type, err)
+	}
+	if g := s.pending; g != nil {
+		s.pending = nil
+		g.Finish()
 	}
 	did := "dismissed"
 	if accept {

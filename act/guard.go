@@ -68,7 +68,9 @@ func (s *Session) guardedAt(t Target, v verb, want bool, send input) (chrome.Ver
 	ierr := send(t, g)
 	if s.Tab.OpenDialog() != nil {
 		// The page waits on the dialog the input opened, and a read of the
-		// guard would wait too; the guard disarms itself.
+		// guard would wait too: it is read once the dialog is answered
+		// (and stands down by itself if it never is).
+		s.pending = g
 		return chrome.Verdict{}, ierr
 	}
 	verdict, ferr := g.Finish()

@@ -78,7 +78,7 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if ref == "" {
 			ref = "REF"
 		}
-		return "axfuse act upload " + ref + " FILE"
+		return "act upload " + ref + " FILE"
 	})
 	obs, err := s.Snapshot()
 	if err != nil {

@@ -116,7 +116,8 @@ async function (o) {
     scopes.push({ at: el.ownerDocument.defaultView, anchor: n });
     break;
   }
-  const st = { blocked: null, fp: fingerprint(el), pressed: false, events: 0 };
+  const idleMs = 3000;
+  const st = { blocked: null, fp: fingerprint(el), pressed: false, events: 0, last: performance.now() };
   const added = new WeakSet();
   const mo = new MutationObserver((ms) => { for (const m of ms) for (const a of m.addedNodes) added.add(a); });
   for (const s of scopes) mo.observe(s.at === el.ownerDocument.defaultView ? el.ownerDocument : s.at, { childList: true, subtree: true });
@@ -128,11 +129,22 @@ async function (o) {
   for (const s of scopes) {
     const h = (ev) => {
       if (!ev.isTrusted) return; // the page's own synthetic events are not the action's
+      // An action's events come milliseconds apart. One long after the
+      // last is not the action's: a dialog it opened held the page, or the
+      // process that armed the guard is gone. The guard stands down.
+      const now = performance.now();
+      if (now - st.last > idleMs) { disarm(); return; }
+      st.last = now;
       st.events++;
       if (st.blocked) return stop(ev, st.blocked);
       // After the press the pointer's moves are the gesture's own: a drag
       // leaves the element it started on.
       if (st.pressed && /move|over/.test(ev.type)) return;
+      // Once keys go to the field, what they cause is the page's doing: an
+      // Enter submits its form with a click on the form's default button.
+      const key = /^(key|beforeinput)/.test(ev.type);
+      if (st.keyed && !key) return;
+      if (key) st.keyed = true;
       const path = ev.composedPath();
       if (!reaches(path, s.anchor)) {
         const hit = path[0];
