@@ -1,13 +1,19 @@
 // Package act acts on a page by ref, the way an agent does after reading a
-// snapshot: it resolves the ref through the session's ref table, refuses a
-// ref whose element is gone or no longer looks like what the agent saw,
-// scrolls the element into view, takes its clickable point from paintorder,
-// checks with the browser that a click there reaches it, and only then
-// dispatches real input events.
+// snapshot, and never on another element than the one the agent saw. It
+// resolves the ref through the session's ref table, refuses a ref whose
+// element is gone or no longer looks like what the agent saw, scrolls the
+// element into view, takes its clickable point from paintorder, checks
+// with the browser that a click there reaches it, and then sends real
+// input events under an input-time guard (chrome.Tab.Arm): an event of the
+// action that would reach anything else — an overlay laid on the first
+// mouse move, a label swapped on hover — is stopped before a page handler
+// runs, and the action fails with a one-line answer that says why and
+// that nothing was done. Each verb checks its own actionability (a
+// disabled button, typing into a <select>, checking a button are refused).
 //
 // A Session keeps the tab's ref table in a file under the user's cache
 // directory, so `axfuse snapshot --cdp` and `axfuse act --cdp` in separate
-// processes share refs.
+// processes share refs. The CLI and the MCP server act through it alike.
 package act
 
 import (

@@ -52,14 +52,7 @@ func (s *Session) Type(ref, text string, clear, submit bool) error {
 func (s *Session) typeInto(ref, text string, clear, submit bool) error {
 	_, _, err := s.guarded(ref, typeVerb, false, func(t Target, g *chrome.Guard) error {
 		if g.ValueInput {
-			var problem string
-			if err := g.Run("set the value", setValueJS, &problem, text); err != nil {
-				return err
-			}
-			if problem != "" {
-				return fmt.Errorf("%s: %s; nothing was done", what(t), problem)
-			}
-			return nil
+			return runRefusing(t, g, "set the value", setValueJS, text)
 		}
 		if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
 			return err
@@ -82,6 +75,19 @@ func (s *Session) typeInto(ref, text string, clear, submit bool) error {
 }
 
 var enter, _ = keys.Parse("Enter")
+
+// runRefusing runs js on the guarded element; a string it returns says
+// why the element refuses the action.
+func runRefusing(t Target, g *chrome.Guard, step, js string, args ...any) error {
+	var problem string
+	if err := g.Run(step, js, &problem, args...); err != nil {
+		return err
+	}
+	if problem != "" {
+		return fmt.Errorf("%s: %s; nothing was done", what(t), problem)
+	}
+	return nil
+}
 
 // focused checks, under the guard, that the element (or the field it
 // stands for) has the focus before keys go to it.
@@ -183,14 +189,7 @@ func (s *Session) Select(ref, option string) error {
 			if err := g.Run("read what the element is", pickKindJS, &kind); err != nil || kind != "select" {
 				return err
 			}
-			var msg string
-			if err := g.Run("select an option", selectJS, &msg, option); err != nil {
-				return err
-			}
-			if msg != "" {
-				return fmt.Errorf("%s: %s; nothing was done", what(t), msg)
-			}
-			return nil
+			return runRefusing(t, g, "select an option", selectJS, option)
 		})
 		switch {
 		case err != nil || kind == "select":

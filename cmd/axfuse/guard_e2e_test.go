@@ -251,6 +251,15 @@ func TestActGuardMCP(t *testing.T) {
 	}
 	call(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 1}, false)
 
+	// A reload keeps the frame's id: the guard's world is made anew for
+	// the new document.
+	call(t, cs, "browser_tabs", map[string]any{"action": "select", "index": 0}, false)
+	snap, _ = call(t, cs, "browser_navigate", map[string]any{"url": servePage(t, "actguard.html")}, false)
+	text, _ = call(t, cs, "browser_click", map[string]any{"ref": refOf(t, snap, `button "Throw"`)}, false)
+	if !strings.Contains(text, "throw clicked") {
+		t.Errorf("a click after a reload did not land:\n%s", text)
+	}
+
 	// HTML5 drag and drop.
 	snap, _ = call(t, cs, "browser_navigate", map[string]any{"url": servePage(t, "drag.html")}, false)
 	text, _ = call(t, cs, "browser_drag", map[string]any{"startRef": refOf(t, snap, `clickable "Write tests"`), "endRef": refOf(t, snap, `clickable "Done Update docs"`)}, false)

@@ -36,14 +36,18 @@ Usage:
   axfuse act --cdp ENDPOINT VERB ARGS...
                                     act on refs of the attached browser's current
                                     tab (refs from an earlier snapshot --cdp), then
-                                    print the new snapshot; a stale, changed or
-                                    covered ref fails and nothing is done:
+                                    print the new snapshot; a stale, changed,
+                                    covered, disabled or wrong kind of target
+                                    fails, and input that would land on
+                                    another element is stopped: nothing is done
       click REF | dblclick REF | hover REF | check REF | uncheck REF
-      type REF TEXT [--clear] [--submit] | press REF KEY (Enter, Tab, Escape,
-      Backspace, Space or text) | select REF OPTION | fill REF=TEXT...
-      scroll [REF] [down|up|PX] | scrollto REF | drag REF REF
-      upload REF FILE...  (a file input; a click that opens a file chooser
-      reports it instead of opening a native dialog)
+      type REF TEXT [--clear] [--submit] (an editable field; TEXT verbatim,
+      "-2" too) | press REF KEY (Playwright's names: Enter, Shift+Tab,
+      Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT...
+      scroll [REF] [down|up|PX] | scrollto REF | drag REF REF (HTML5 drag and
+      drop for draggable elements, else a mouse drag)
+      upload REF FILE...  (a file input, or what opens a file chooser; a
+      click that opens one reports it instead of opening a native dialog)
       --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
       the action opens (default dismiss; TEXT accepts a prompt with it); the
       output's first line says which dialog came and what was answered
@@ -66,7 +70,10 @@ Usage:
                                     serve the browser_* tools to an agent over
                                     MCP on stdin/stdout; launches a browser on
                                     first use unless --cdp; snapshots are cut
-                                    to --max-tokens (default 8000, 0: none)
+                                    to --max-tokens (default 8000, 0: none);
+                                    browser_file_upload takes files from
+                                    --upload-root DIR only (default: the
+                                    current folder)
   axfuse find [flags] [URL] --role R --name TEXT --text QUERY
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match

@@ -2,7 +2,6 @@ package chrome
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -120,21 +118,6 @@ func (t *Tab) InsertText(text string) error {
 	})
 }
 
-// Keys sends key presses: printable characters and chromedp's kb keys
-// ("\r" Enter, "\b" Backspace, kb.End ...).
-func (t *Tab) Keys(keys string) error {
-	return t.input("Input.dispatchKeyEvent", func(ctx context.Context) error {
-		return chromedp.Do(ctx, chromedp.KeyEvent(keys))
-	})
-}
-
-// SelectAll selects the focused field's content (so typing replaces it).
-func (t *Tab) SelectAll() error {
-	return t.call("select the field's text", func(ctx context.Context) error {
-		return chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const e = document.activeElement; if (e && e.select) e.select(); else document.execCommand('selectAll'); })()`))
-	})
-}
-
 // quietScript resolves true once the document has loaded and no DOM
 // mutation has come for 200 ms, or false after limit ms.
 const quietScript = `(limit) => new Promise((done) => {
@@ -170,78 +153,6 @@ func (t *Tab) Settle(max time.Duration) {
 			return
 		}
 	}
-}
-
-// callOn runs a function on the node with this backend id and returns its
-// JSON result.
-func (t *Tab) callOn(step string, n Node, fn string, args ...any) ([]byte, error) {
-	var out []byte
-	err := t.callIn(t.sessionFor(n.Frame), step, func(ctx context.Context) error {
-		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
-		if err != nil {
-			return err
-		}
-		if obj.Object == nil || obj.Object.ObjectID == "" {
-			return fmt.Errorf("node %d is gone", n.Backend)
-		}
-		var cargs []*runtime.CallArgument
-		for _, a := range args {
-			v, err := json.Marshal(a)
-			if err != nil {
-				return err
-			}
-			cargs = append(cargs, &runtime.CallArgument{Value: v})
-		}
-		res, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ObjectID: obj.Object.ObjectID, Arguments: cargs, ReturnByValue: new(true),
-		})
-		if err != nil {
-			return err
-		}
-		if res.ExceptionDetails != nil {
-			return fmt.Errorf("%s", res.ExceptionDetails.Text)
-		}
-		if res.Result != nil {
-			out = res.Result.Value
-		}
-		return nil
-	})
-	return out, err
-}
-
-// SelectOption selects the option of a <select> whose label or value is
-// option, as a user's choice does (input and change events fire).
-func (t *Tab) SelectOption(n Node, option string) error {
-	res, err := t.callOn("select an option", n, `function (want) {
-  const opts = [...this.options];
-  const o = opts.find((o) => o.label.trim() === want || o.value === want);
-  if (!o) return 'no option ' + JSON.stringify(want) + '; options are ' + JSON.stringify(opts.map((o) => o.label.trim()));
-  this.value = o.value;
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return '';
-}`, option)
-	if err != nil {
-		return err
-	}
-	var msg string
-	if json.Unmarshal(res, &msg) == nil && msg != "" {
-		return fmt.Errorf("%s; nothing was done", msg)
-	}
-	return nil
-}
-
-// Checked reads a checkbox's or radio's state (aria-checked for others).
-func (t *Tab) Checked(n Node) (bool, error) {
-	res, err := t.callOn("read checked", n, `function () {
-  return 'checked' in this ? this.checked : this.getAttribute('aria-checked') === 'true';
-}`)
-	if err != nil {
-		return false, err
-	}
-	var on bool
-	err = json.Unmarshal(res, &on)
-	return on, err
 }
 
 // wheelEvent is Input.dispatchMouseEvent for a wheel: Chrome wants deltaX

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -206,44 +205,54 @@ type armResult struct {
 
 // armOne runs guard.js on one element in the isolated world of its frame.
 func (t *Tab) armOne(session context.Context, n Node, opts map[string]any) (armedGuard, armResult, error) {
-	var lvl armedGuard
+	lvl := armedGuard{session: session}
 	var res armResult
-	arg, err := json.Marshal(opts)
-	if err != nil {
-		return lvl, res, err
-	}
-	err = t.callIn(session, "arm the input guard", func(ctx context.Context) error {
+	err := t.callIn(session, "arm the input guard", func(ctx context.Context) error {
 		obj, err := t.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
-		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: guardJS, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: arg}},
-			AwaitPromise: new(true), ReturnByValue: new(true),
-		})
-		if err != nil {
-			return err
-		}
-		if r.ExceptionDetails != nil {
-			return fmt.Errorf("guard: %s", exceptionText(r.ExceptionDetails))
-		}
-		if r.Result == nil {
-			return errors.New("guard: no result")
-		}
-		lvl = armedGuard{session: session, object: obj}
-		return json.Unmarshal(r.Result.Value, &res)
+		lvl.object = obj
+		return callFunction(ctx, obj, guardJS, &res, opts)
 	})
 	lvl.token = res.Token
 	return lvl, res, err
+}
+
+// callFunction calls fn (a function declaration, this: the object) with
+// JSON arguments, awaits a promise it returns, and decodes the result's
+// value into out (nil: ignored).
+func callFunction(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any, args ...any) error {
+	cargs := make([]*runtime.CallArgument, len(args))
+	for i, a := range args {
+		v, err := json.Marshal(a)
+		if err != nil {
+			return err
+		}
+		cargs[i] = &runtime.CallArgument{Value: v}
+	}
+	r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+		FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
+	})
+	if err != nil {
+		return err
+	}
+	if r.ExceptionDetails != nil {
+		return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+	}
+	if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
+		return json.Unmarshal(r.Result.Value, out)
+	}
+	return nil
 }
 
 // resolveInWorld gives the element's object in axfuse's isolated world of
 // its frame, making the world when the frame has none (or a dead one).
 func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n Node) (runtime.RemoteObjectID, error) {
 	key := fmt.Sprintf("%p|%s", session, n.Frame)
-	for attempt := 0; attempt < 2; attempt++ {
-		world := t.guardWorlds.get(key)
-		if world == 0 || attempt > 0 {
+	world := t.guardWorlds.get(key)
+	for fresh := world == 0; ; fresh = true {
+		if fresh {
 			r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(n.Frame), WorldName: "axfuse"})
 			if err != nil {
 				return "", fmt.Errorf("Page.createIsolatedWorld: %w", err)
@@ -252,14 +261,18 @@ func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n Nod
 			t.guardWorlds.set(key, world)
 		}
 		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ExecutionContextID: world})
-		if err == nil && obj.Object != nil && obj.Object.ObjectID != "" {
+		switch {
+		case err == nil && obj.Object != nil && obj.Object.ObjectID != "":
 			return obj.Object.ObjectID, nil
-		}
-		if err != nil && !strings.Contains(err.Error(), "context") {
+		case !fresh:
+			// The frame's document was replaced (a reload keeps the frame
+			// id): the stored world is of the old one.
+			continue
+		case err != nil:
 			return "", err
 		}
+		return "", fmt.Errorf("node %d is gone", n.Backend)
 	}
-	return "", fmt.Errorf("node %d is gone", n.Backend)
 }
 
 const finishJS = `function (token, keep) {
@@ -280,28 +293,8 @@ func (g *Guard) Peek() (Verdict, error) { return g.read(true) }
 // guard's isolated world (where the page cannot patch what it calls), and
 // decodes its result into out (nil: ignored).
 func (g *Guard) Run(step, fn string, out any, args ...any) error {
-	var cargs []*runtime.CallArgument
-	for _, a := range args {
-		v, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		cargs = append(cargs, &runtime.CallArgument{Value: v})
-	}
 	return g.t.callIn(g.elem.session, step, func(ctx context.Context) error {
-		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ObjectID: g.elem.object, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
-		})
-		if err != nil {
-			return err
-		}
-		if r.ExceptionDetails != nil {
-			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
-		}
-		if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
-			return json.Unmarshal(r.Result.Value, out)
-		}
-		return nil
+		return callFunction(ctx, g.elem.object, fn, out, args...)
 	})
 }
 
@@ -318,21 +311,8 @@ func (g *Guard) read(keep bool) (Verdict, error) {
 			Value   string        `json:"value"`
 			Box     [4]float64    `json:"box"`
 		}
-		tok, _ := json.Marshal(lvl.token)
 		err := g.t.callIn(lvl.session, "read the input guard", func(ctx context.Context) error {
-			r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-				FunctionDeclaration: finishJS, ObjectID: lvl.object, Arguments: []*runtime.CallArgument{{Value: tok}, {Value: []byte(fmt.Sprint(keep))}}, ReturnByValue: new(true),
-			})
-			if err != nil {
-				return err
-			}
-			if r.ExceptionDetails != nil {
-				return fmt.Errorf("guard: %s", exceptionText(r.ExceptionDetails))
-			}
-			if r.Result != nil && len(r.Result.Value) > 0 {
-				return json.Unmarshal(r.Result.Value, &raw)
-			}
-			return nil
+			return callFunction(ctx, lvl.object, finishJS, &raw, lvl.token, keep)
 		})
 		if err != nil {
 			if firstErr == nil {
@@ -358,54 +338,27 @@ func (g *Guard) read(keep bool) (Verdict, error) {
 // the node's frame and decodes its result into out (nil: ignored).
 func (t *Tab) RunOn(n Node, step, fn string, out any, args ...any) error {
 	session := t.sessionFor(n.Frame)
-	var cargs []*runtime.CallArgument
-	for _, a := range args {
-		v, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		cargs = append(cargs, &runtime.CallArgument{Value: v})
-	}
 	return t.callIn(session, step, func(ctx context.Context) error {
 		obj, err := t.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
-		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
-		})
-		if err != nil {
-			return err
-		}
-		if r.ExceptionDetails != nil {
-			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
-		}
-		if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
-			return json.Unmarshal(r.Result.Value, out)
-		}
-		return nil
+		return callFunction(ctx, obj, fn, out, args...)
 	})
 }
 
 // ElementOn calls fn (this: the node's element) in the isolated world and
 // names the element it returns, with its centre in the frame's viewport;
 // ok false when fn returns no element.
-func (t *Tab) ElementOn(n Node, step, fn string, args ...any) (found Node, center [2]float64, ok bool, err error) {
+func (t *Tab) ElementOn(n Node, step, fn string, arg string) (found Node, center [2]float64, ok bool, err error) {
 	session := t.sessionFor(n.Frame)
-	var cargs []*runtime.CallArgument
-	for _, a := range args {
-		v, err := json.Marshal(a)
-		if err != nil {
-			return found, center, false, err
-		}
-		cargs = append(cargs, &runtime.CallArgument{Value: v})
-	}
 	err = t.callIn(session, step, func(ctx context.Context) error {
 		obj, err := t.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
-		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs})
+		v, _ := json.Marshal(arg)
+		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: v}}})
 		if err != nil {
 			return err
 		}
@@ -419,14 +372,8 @@ func (t *Tab) ElementOn(n Node, step, fn string, args ...any) (found Node, cente
 		if err != nil || d.Node == nil {
 			return err
 		}
-		c, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: `function () { const r = this.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`,
-			ObjectID:            r.Result.ObjectID, ReturnByValue: new(true),
-		})
-		if err != nil || c.Result == nil {
-			return err
-		}
-		if err := json.Unmarshal(c.Result.Value, &center); err != nil {
+		const centre = `function () { const r = this.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`
+		if err := callFunction(ctx, r.Result.ObjectID, centre, &center); err != nil {
 			return err
 		}
 		found, ok = Node{Frame: n.Frame, Backend: int64(d.Node.BackendNodeID)}, true

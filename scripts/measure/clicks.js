@@ -1,0 +1,131 @@
+// Click-to-answer time of two axfuse binaries side by side: one Chromium
+// tab (tab.js), two warm `BIN mcp --cdp` servers attached to it, the same
+// click targets clicked by each, interleaved. Not a test: a measurement for
+// "before and after" notes, machine-dependent.
+// usage: PEERS=/tmp/peers CLICKS=5 node scripts/measure/clicks.js URL BIN_BEFORE BIN_AFTER
+// Targets come from the BEFORE server's snapshot: button, clickable, tab,
+// checkbox lines, and link lines whose /url is an in-page anchor (#...);
+// [disabled] ones are skipped; up to CLICKS of them, spread over the page.
+// Before every click Playwright loads URL afresh (load event + 300 ms),
+// the clicking server takes an untimed browser_snapshot for its own refs
+// (the target is found by its YAML line without [ref=], and which
+// occurrence of that line it is), then browser_click {ref} is timed. The
+// order alternates by round: before/after, after/before, ...
+// Both servers attach to the one page tab (pickPage prefers the attached
+// page; Playwright's is the only one, which is checked, and each snapshot
+// must report URL). A target counts only when both servers found it.
+// prints JSON: {url, before_ms, after_ms, ratio, clicks, errors_before,
+//   errors_after, missing, err_before, err_after, targets: [...]}
+const { spawn } = require('child_process');
+const readline = require('readline');
+const { median, now, openTab } = require('./tab');
+const [url, binBefore, binAfter] = process.argv.slice(2);
+const K = +(process.env.CLICKS || 5);
+const CALL_TIMEOUT = 120000;
+
+function server(bin, port) {
+  const child = spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const rl = readline.createInterface({ input: child.stdout });
+  const waiting = new Map(); let id = 0;
+  rl.on('line', l => { try { const d = JSON.parse(l); if (d.id && waiting.has(d.id)) { waiting.get(d.id)(d); waiting.delete(d.id); } } catch (e) {} });
+  child.on('exit', () => { for (const [, r] of waiting) r({ error: { message: 'server exited' } }); waiting.clear(); });
+  const call = (method, params) => new Promise(r => {
+    const i = ++id;
+    const timer = setTimeout(() => { if (waiting.has(i)) { waiting.delete(i); r({ error: { message: `no answer in ${CALL_TIMEOUT} ms` } }); } }, CALL_TIMEOUT);
+    waiting.set(i, d => { clearTimeout(timer); r(d); });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i, method, params }) + '\n');
+  });
+  const notify = method => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method }) + '\n');
+  const tool = (name, args) => call('tools/call', { name, arguments: args });
+  return { child, call, notify, tool };
+}
+
+const failed = r => !!(r.error || (r.result && r.result.isError));
+const text = r => r.result && r.result.content ? r.result.content.filter(c => c.type === 'text').map(c => c.text).join('\n') : '';
+const brief = r => (r.error ? r.error.message : text(r)).replace(/\s+/g, ' ').slice(0, 200);
+
+// lines parses a snapshot's YAML lines that carry a ref: {key, occ, ref,
+// role, url, disabled}; key is the trimmed line without [ref=], occ which
+// occurrence of that key it is.
+function lines(snapshot) {
+  const all = snapshot.split('\n');
+  const seen = new Map(); const out = [];
+  for (let i = 0; i < all.length; i++) {
+    const m = all[i].match(/\[ref=([^\]\s]+)\]/);
+    if (!m) continue;
+    const key = all[i].replace(/\s*\[ref=[^\]\s]+\]/, '').trim();
+    const occ = seen.get(key) || 0; seen.set(key, occ + 1);
+    const body = key.replace(/^-\s+/, '').replace(/^['"]/, '');
+    const role = (body.match(/^[A-Za-z/_-]+/) || [''])[0];
+    const indent = all[i].match(/^ */)[0].length;
+    let u = null;
+    const next = all[i + 1] || '';
+    const um = next.match(/^( *)- \/url: (.*)$/);
+    if (um && um[1].length === indent + 2) u = um[2].trim().replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1');
+    out.push({ key, occ, ref: m[1], role, url: u, disabled: /\[disabled\]/.test(key) });
+  }
+  return out;
+}
+
+// inPage: an anchor in this document ("#..." or this URL with a fragment).
+function inPage(u) {
+  if (u == null) return false;
+  if (u.startsWith('#')) return true;
+  try { const a = new URL(u, url), b = new URL(url); return a.hash !== '' && a.origin + a.pathname + a.search === b.origin + b.pathname + b.search; } catch (e) { return false; }
+}
+
+function targets(snapshot) {
+  const c = lines(snapshot).filter(l => !l.disabled &&
+    (['button', 'clickable', 'tab', 'checkbox'].includes(l.role) || (l.role === 'link' && inPage(l.url))));
+  if (c.length <= K) return c;
+  return Array.from({ length: K }, (_, i) => c[Math.floor(i * c.length / K)]);
+}
+
+(async () => {
+  const { browser, page, port } = await openTab(url);
+  const pages = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()).filter(t => t.type === 'page');
+  if (pages.length !== 1) throw new Error(`want one page tab for both servers, the browser has ${pages.length}`);
+  const sv = { before: server(binBefore, port), after: server(binAfter, port) };
+  const onTab = async (s, who) => { // an untimed snapshot of URL, checked to be Playwright's tab
+    const r = await s.tool('browser_snapshot', {});
+    const t = text(r);
+    if (failed(r)) throw new Error(`${who} snapshot: ${brief(r)}`);
+    const p = (t.match(/^Page: (.*)$/m) || [])[1] || '';
+    if (!p.includes(url)) throw new Error(`${who} is not on the tab Playwright navigates (Page: ${p.slice(0, 200)})`);
+    return t;
+  };
+  for (const who of ['before', 'after']) {
+    const s = sv[who];
+    const r = await s.call('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'clicks', version: '0' } });
+    if (r.error) throw new Error(`${who} initialize: ${brief(r)}`);
+    s.notify('notifications/initialized');
+  }
+  await onTab(sv.after, 'after'); // warm: both attached before the first click
+  const picked = targets(await onTab(sv.before, 'before'));
+  const fresh = async () => { await page.goto(url, { waitUntil: 'load', timeout: 60000 }); await page.waitForTimeout(300); };
+  const rows = []; let missing = 0; const firstErr = {};
+  for (let i = 0; i < picked.length; i++) {
+    const tg = picked[i]; const row = { line: tg.key.slice(0, 120) };
+    for (const who of i % 2 ? ['after', 'before'] : ['before', 'after']) {
+      await fresh();
+      const mine = lines(await onTab(sv[who], who)).filter(l => l.key === tg.key);
+      if (mine.length <= tg.occ) { row[who + '_missing'] = true; continue; }
+      const t = now();
+      const r = await sv[who].tool('browser_click', { ref: mine[tg.occ].ref });
+      row[who + '_ms'] = +(now() - t).toFixed(1);
+      row[who + '_err'] = failed(r);
+      if (failed(r)) row[who + '_why'] = brief(r).slice(0, 160);
+      if (failed(r) && !firstErr[who]) firstErr[who] = brief(r);
+    }
+    if (row.before_missing || row.after_missing) missing++;
+    rows.push(row);
+  }
+  for (const s of Object.values(sv)) s.child.kill();
+  const ok = rows.filter(r => !r.before_missing && !r.after_missing);
+  const b = ok.length ? median(ok.map(r => r.before_ms)) : null, a = ok.length ? median(ok.map(r => r.after_ms)) : null;
+  console.log(JSON.stringify({ url, before_ms: b, after_ms: a, ratio: ok.length ? +(a / b).toFixed(3) : null, clicks: ok.length,
+    errors_before: ok.filter(r => r.before_err).length, errors_after: ok.filter(r => r.after_err).length, missing,
+    err_before: firstErr.before || null, err_after: firstErr.after || null, targets: rows }));
+  await browser.close().catch(() => {});
+  process.exit(0);
+})().catch(e => { console.error(String(e).slice(0, 500)); process.exit(1); });
