@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/domsnap/chrome"
@@ -62,6 +63,10 @@ type Session struct {
 	done Done
 	// pending is a guard left armed by an action that opened a dialog.
 	pending *chrome.Guard
+	// inputAt is when the last input was sent: the wait for the page to
+	// settle counts from there, so reading the guard costs no time of its
+	// own.
+	inputAt time.Time
 }
 
 // Done is what an action did beside its input: notes for its answer (what
@@ -84,6 +89,7 @@ func (s *Session) action(f func() error) error { return s.actionThen(f, nil) }
 // actionThen is action with a check that runs once the page settled.
 func (s *Session) actionThen(f, after func() error) error {
 	s.done = Done{}
+	s.inputAt = time.Time{}
 	mark := s.Tab.Mark()
 	err := f()
 	if err == nil {
@@ -96,6 +102,17 @@ func (s *Session) actionThen(f, after func() error) error {
 	return err
 }
 
+// cut shortens s to at most n bytes, on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // most script errors one answer lists.
 const mostErrors = 5
 
@@ -106,7 +123,8 @@ func (s *Session) record(mark int) {
 			s.note(fmt.Sprintf("and %d more page errors", len(errs)-mostErrors))
 			break
 		}
-		s.note("page error during the action: " + fuse.DisplayName(e))
+		// Quoted and cut short: the page wrote it, and no person saw it.
+		s.note("page error during the action: " + fuse.Quote(cut(fuse.DisplayName(e), 160)))
 	}
 	if len(opened) > 0 {
 		if infos, err := s.Tab.Describe(opened); err == nil {
@@ -121,6 +139,8 @@ type Observed struct {
 	Capture  *domsnap.Capture
 	Tree     *fuse.Tree
 	Document string
+	// At is when the capture began.
+	At time.Time
 }
 
 // Last is the session's last complete observation (nil before the first).
@@ -235,6 +255,7 @@ func (s *Session) ObserveAll(opts fuse.Options) (*Observed, error) {
 }
 
 func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Observed, error) {
+	at := time.Now()
 	c, err := s.Tab.CaptureWith(co)
 	if err != nil {
 		return nil, err
@@ -242,7 +263,7 @@ func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Obs
 	doc := DocumentID(c)
 	s.Refs.Document(doc)
 	opts.Refs = s.Refs
-	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc}
+	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc, At: at}
 	s.last.Store(o)
 	return o, nil
 }
@@ -277,29 +298,39 @@ type Target struct {
 // scrolled) in view, nothing covers it, and the browser's own hit test at
 // its clickable point reaches it. Any failure is an error naming why, and
 // nothing is done.
-func (s *Session) Resolve(ref string) (Target, error) { return s.resolveRef(ref, false) }
+func (s *Session) Resolve(ref string) (Target, error) { return s.resolveRef(ref, false, s.hitCheck) }
 
-// resolveRef is Resolve; fresh skips the stored observation even in a
-// Cache session (a retry after the guard stopped an action).
-func (s *Session) resolveRef(ref string, fresh bool) (Target, error) {
+// confirm is the last check of a placed target, made with the browser:
+// the hit test (hitCheck), or the hit test with the guard armed at once
+// (armed). from is the stored observation the target was placed from, nil
+// for a fresh one.
+type confirm func(t Target, tree *fuse.Tree, from *Observed) error
+
+// resolveRef is Resolve with its last check given; fresh skips the stored
+// observation even in a Cache session (a retry after the guard stopped an
+// action).
+func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, error) {
 	// What the agent saw, read before observing refreshes the table.
 	key, seen, ok := s.Refs.Lookup(ref)
 	if !ok {
 		return Target{}, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
 	}
 	if last := s.last.Load(); s.Cache && !fresh && last != nil {
-		if t, err := s.resolve(ref, key, seen, last.Tree); err == nil {
-			if err := s.liveFingerprint(last, t); err != nil {
-				return Target{}, err
+		if t, err := s.place(ref, key, seen, last.Tree); err == nil {
+			err := check(t, last.Tree, last)
+			var miss *hitMiss
+			if err == nil || !errors.As(err, &miss) {
+				return t, err
 			}
-			return t, nil
+			// The stored observation is out of date where it matters:
+			// observe afresh.
 		}
 	}
 	c, tree, err := s.observe()
 	if err != nil {
 		return Target{}, err
 	}
-	t, err := s.resolve(ref, key, seen, tree)
+	t, err := s.place(ref, key, seen, tree)
 	if errors.Is(err, errRefNotFound) && c.Mode == chrome.CaptureViewport {
 		// Off-screen elements are counted, not fetched, in a viewport
 		// capture: the whole page decides whether the ref is gone.
@@ -307,16 +338,23 @@ func (s *Session) resolveRef(ref string, fresh bool) (Target, error) {
 		if err != nil {
 			return Target{}, err
 		}
-		return s.resolve(ref, key, seen, o.Tree)
+		if t, err = s.place(ref, key, seen, o.Tree); err != nil {
+			return t, err
+		}
+		return t, check(t, o.Tree, nil)
 	}
-	return t, err
+	if err != nil {
+		return t, err
+	}
+	return t, check(t, tree, nil)
 }
 
 // errRefNotFound: the ref's element is not in the observation.
 var errRefNotFound = errors.New("not found in the current page snapshot")
 
-// resolve checks a ref against one observation's tree and the browser.
-func (s *Session) resolve(ref string, key index.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
+// place checks a ref against one observation's tree: there, as the agent
+// saw it, in view (scrolled there if need be) and not covered.
+func (s *Session) place(ref string, key index.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
 	loc, err := locate(tree, ref, key, seen)
 	if err != nil {
 		return Target{}, err
@@ -339,14 +377,31 @@ func (s *Session) resolve(ref string, key index.Key, seen index.Fingerprint, tre
 		return Target{}, fmt.Errorf("ref %s is covered by %s; nothing was done", ref, orSomething(loc.Cover))
 	}
 	x, y := int64(math.Round(loc.Point[0])), int64(math.Round(loc.Point[1]))
-	hit, err := s.Tab.HitTest(float64(x), float64(y))
-	if err != nil {
-		return Target{}, err
-	}
-	if ok, what := tree.Reaches(loc, hit.Target, hit.Backend); !ok {
-		return Target{}, fmt.Errorf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", ref, x, y, orSomething(what))
-	}
 	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, nil
+}
+
+// hitMiss: the browser's hit test at a target's point reaches another
+// element.
+type hitMiss struct {
+	ref, what string
+	x, y      int64
+}
+
+func (e *hitMiss) Error() string {
+	return fmt.Sprintf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", e.ref, e.x, e.y, orSomething(e.what))
+}
+
+// hitCheck asks the browser which element a click at the target's point
+// reaches.
+func (s *Session) hitCheck(t Target, tree *fuse.Tree, _ *Observed) error {
+	hit, err := s.Tab.HitTest(float64(t.X), float64(t.Y))
+	if err != nil {
+		return err
+	}
+	if ok, what := tree.Reaches(t.Located, hit.Target, hit.Backend); !ok {
+		return &hitMiss{t.Ref, what, t.X, t.Y}
+	}
+	return nil
 }
 
 // node names a ref's element for the browser.
@@ -447,7 +502,7 @@ func (s *Session) frames() []string {
 }
 
 // settle waits, at most Settle, for the page to go quiet.
-func (s *Session) settle() { s.Tab.Settle(s.Settle) }
+func (s *Session) settle() { s.Tab.Settle(s.Settle, s.inputAt) }
 
 // Upload gives files to a file input by ref, or (ref "") to the file
 // chooser an earlier action opened. A ref that is not a file input is

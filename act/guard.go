@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
@@ -39,14 +41,15 @@ type input func(t Target, g *chrome.Guard) error
 func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, chrome.Verdict, error) {
 	var stopped error
 	for attempt := 0; attempt < 2; attempt++ {
-		t, err := s.resolveRef(ref, attempt > 0)
+		var g *chrome.Guard
+		t, err := s.resolveRef(ref, attempt > 0, s.armed(v, want, &g))
 		if err != nil {
 			if stopped != nil && !isBrowserError(err) {
 				return t, chrome.Verdict{}, stopped
 			}
 			return t, chrome.Verdict{}, err
 		}
-		verdict, err := s.guardedAt(t, v, want, send)
+		verdict, err := s.sendGuarded(t, g, v, send)
 		var b *blockedError
 		if !errors.As(err, &b) {
 			return t, verdict, err
@@ -58,14 +61,54 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, ch
 	return Target{}, chrome.Verdict{}, stopped
 }
 
-// guardedAt arms the guard on a resolved target, sends the input and
-// reads the verdict.
+// armed is the last check of a guarded action: the browser's hit test,
+// the arming of the guard (with its actionability checks) and, from a
+// stored observation, the element's role and name now, all at once: each
+// is a round trip or two, and none needs another's answer. The armed guard
+// is put in *g; on any failure it is disarmed.
+func (s *Session) armed(v verb, want bool, g **chrome.Guard) confirm {
+	return func(t Target, tree *fuse.Tree, from *Observed) error {
+		var hitErr, armErr, liveErr error
+		var wg sync.WaitGroup
+		wg.Go(func() { hitErr = s.hitCheck(t, tree, from) })
+		if from != nil {
+			wg.Go(func() { liveErr = s.liveFingerprint(from, t) })
+		}
+		*g, armErr = s.Tab.Arm(s.spec(t, v, want))
+		wg.Wait()
+		err := firstOf(liveErr, hitErr, refusal(t, v, armErr))
+		if err != nil && *g != nil {
+			(*g).Finish()
+			*g = nil
+		}
+		return err
+	}
+}
+
+// firstOf is the first error that is not nil.
+func firstOf(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// guardedAt arms the guard on a target that is not a ref (an option of an
+// ARIA list), then sends the input.
 func (s *Session) guardedAt(t Target, v verb, want bool, send input) (chrome.Verdict, error) {
 	g, err := s.Tab.Arm(s.spec(t, v, want))
 	if err != nil {
 		return chrome.Verdict{}, refusal(t, v, err)
 	}
+	return s.sendGuarded(t, g, v, send)
+}
+
+// sendGuarded sends the input under an armed guard and reads its verdict.
+func (s *Session) sendGuarded(t Target, g *chrome.Guard, v verb, send input) (chrome.Verdict, error) {
 	ierr := send(t, g)
+	s.inputAt = time.Now()
 	if s.Tab.OpenDialog() != nil {
 		// The page waits on the dialog the input opened, and a read of the
 		// guard would wait too: it is read once the dialog is answered
@@ -91,9 +134,9 @@ func (s *Session) guardedAt(t Target, v verb, want bool, send input) (chrome.Ver
 // spec is the guard for one target.
 func (s *Session) spec(t Target, v verb, want bool) chrome.GuardSpec {
 	sp := chrome.GuardSpec{Node: node(t.Key), Parents: s.parents(t.Key.Frame), Kind: v.kind, Enabled: v.enabled, Stable: true, Want: want}
-	if t.Located.HasBox {
+	if o := s.last.Load(); o != nil && t.Located.HasBox {
 		b := t.Located.FrameBox
-		sp.Seen = &b
+		sp.Seen, sp.SeenAge = &b, time.Since(o.At)
 	}
 	return sp
 }
@@ -147,7 +190,7 @@ var safeName = regexp.MustCompile(`[^A-Za-z0-9_#.\- ]`)
 func (e *blockedError) Error() string {
 	b := e.b
 	if b.Changed != "" {
-		return fmt.Sprintf("%s changed as the pointer reached it (now %s); nothing was done", what(e.t), fuse.Quote(fuse.DisplayName(b.Changed)))
+		return fmt.Sprintf("%s changed as the pointer reached it (now %s); nothing was done", what(e.t), fuse.Quote(fuse.DisplayName(strings.Join(strings.Fields(b.Changed), " "))))
 	}
 	hit := safeName.ReplaceAllString(b.Hit, "")
 	if b.Inserted {

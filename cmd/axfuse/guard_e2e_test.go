@@ -103,9 +103,21 @@ func TestActGuardCLI(t *testing.T) {
 			args:    func(s string) []string { return act("click", ref(s, `button "Frame button"`)) },
 			wantErr: `button "Frame button": the click would land on div#cover (inserted after the check); nothing was done`,
 			never:   []string{"frame overlay pressed", "frame overlay clicked", "frame button clicked"}},
+		{name: "an option of an ARIA listbox is clicked",
+			args:    func(s string) []string { return act("select", ref(s, `listbox "Color"`), "Green") },
+			wantOut: `option "Green" [selected]`, logs: []string{"color: Green"}},
+		{name: "a combobox is opened, then its option clicked",
+			args:    func(s string) []string { return act("select", ref(s, `combobox "City"`), "Oslo") },
+			wantOut: `combobox "City"`, logs: []string{"city: Oslo"}},
+		{name: "select on a button is refused",
+			args:    func(s string) []string { return act("select", ref(s, `button "Send"`), "x") },
+			wantErr: `button "Send" is a <button>, not a <select>, listbox or combobox; nothing was done`, never: []string{"form submitted"}},
+		{name: "an element that keeps moving is not clicked",
+			args:    func(s string) []string { return act("click", ref(s, `button "Drifting"`)) },
+			wantErr: `button "Drifting"`, never: []string{"drifting clicked"}},
 		{name: "a handler that throws is reported",
 			args:    func(s string) []string { return act("click", ref(s, `button "Throw"`)) },
-			wantOut: `page error during the action: uncaught Error: boom from the page`, logs: []string{"throw clicked"}},
+			wantOut: `page error during the action: \"uncaught Error: boom from the page\"`, logs: []string{"throw clicked"}},
 		{name: "a mouse drag says what it changed",
 			args:    func(s string) []string { return act("drag", ref(s, `slider "Volume"`), ref(s, `button "Loud"`)) },
 			wantOut: `(mouse drag): its value went from \"0\" to \"100\"`, logs: []string{"volume 100"}},
@@ -216,13 +228,33 @@ func TestActGuardMCP(t *testing.T) {
 	call(t, cs, "browser_click", map[string]any{"ref": ref(`textbox "Name"`)}, false)
 	refuse("browser_type", map[string]any{"ref": ref(`button "Send"`), "text": "hi"}, `is a <button>, not a field to type into`, "form submitted", "name typed")
 	refuse("browser_press_key", map[string]any{"ref": ref(`textbox "Keys"`), "key": "NoSuchKey"}, `unknown key "NoSuchKey"`, "key N")
+	refuse("browser_type", map[string]any{"ref": ref(`combobox "Size"`), "text": "hi"}, `is a <select>, not a field to type into`, "name typed")
+	refuse("browser_type", map[string]any{"ref": ref(`checkbox "Gift"`), "text": "hi"}, `not a field to type into`, "gift: true")
+	refuse("browser_select_option", map[string]any{"ref": ref(`button "Send"`), "values": []string{"x"}}, `not a <select>, listbox or combobox`, "form submitted")
+	refuse("browser_click", map[string]any{"ref": ref(`button "Drifting"`)}, `button "Drifting"`, "drifting clicked")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		log  string
+	}{
+		{"browser_click", map[string]any{"ref": ref(`option "Large"`)}, "size: Large"},
+		{"browser_click", map[string]any{"ref": ref(`checkbox "Accept terms"`)}, "terms: true"},
+		{"browser_select_option", map[string]any{"ref": ref(`listbox "Color"`), "values": []string{"Blue"}}, "color: Blue"},
+		{"browser_select_option", map[string]any{"ref": ref(`combobox "City"`), "values": []string{"Paris"}}, "city: Paris"},
+		{"browser_type", map[string]any{"ref": ref(`textbox "Name"`), "text": "-2"}, "name typed: -2"},
+	} {
+		call(t, cs, c.tool, c.args, false)
+		if l := log(); !strings.Contains(l, c.log) {
+			t.Errorf("%s %v: the page did not log %q:\n%s", c.tool, c.args, c.log, l)
+		}
+	}
 
 	text, _ := call(t, cs, "browser_press_key", map[string]any{"ref": ref(`textbox "Keys"`), "key": "Control+A"}, false)
 	if l := log(); !strings.Contains(l, "key ctrl+a") {
 		t.Errorf("Control+A did not reach the field as a chord:\n%s\n%s", text, l)
 	}
 	text, _ = call(t, cs, "browser_click", map[string]any{"ref": ref(`button "Throw"`)}, false)
-	if !strings.Contains(text, "page error during the action: uncaught Error: boom from the page") {
+	if !strings.Contains(text, `page error during the action: "uncaught Error: boom from the page"`) {
 		t.Errorf("the page's error is not in the answer:\n%s", text)
 	}
 	text, _ = call(t, cs, "browser_drag", map[string]any{"startRef": ref(`slider "Volume"`), "endRef": ref(`button "Loud"`)}, false)

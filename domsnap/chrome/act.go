@@ -134,13 +134,19 @@ const quietScript = `(limit) => new Promise((done) => {
   tick();
 })`
 
-// Settle waits, at most max, until the page is quiet after an action:
+// Settle waits, at most max from since, until the page is quiet after an action:
 // loaded, no DOM mutations for 200 ms, and no request in flight for 300 ms. A navigation that replaces the
 // document ends the wait early; the next capture sees the new document.
 // An open JavaScript dialog stops the wait at once: the page waits for it.
-func (t *Tab) Settle(max time.Duration) {
-	deadline := time.Now().Add(max)
-	time.Sleep(100 * time.Millisecond)
+//
+// The page is given 100 ms from since (the input; zero: now) to react
+// before the first look.
+func (t *Tab) Settle(max time.Duration, since time.Time) {
+	if since.IsZero() {
+		since = time.Now()
+	}
+	deadline := since.Add(max)
+	time.Sleep(time.Until(since.Add(100 * time.Millisecond)))
 	for time.Now().Before(deadline) && t.OpenDialog() == nil {
 		// Short rounds, so that a dialog opening mid-wait (which blocks
 		// the page's script) costs at most one round.
