@@ -139,8 +139,6 @@ type Observed struct {
 	Capture  *domsnap.Capture
 	Tree     *fuse.Tree
 	Document string
-	// At is when the capture began.
-	At time.Time
 }
 
 // Last is the session's last complete observation (nil before the first).
@@ -255,7 +253,6 @@ func (s *Session) ObserveAll(opts fuse.Options) (*Observed, error) {
 }
 
 func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Observed, error) {
-	at := time.Now()
 	c, err := s.Tab.CaptureWith(co)
 	if err != nil {
 		return nil, err
@@ -263,7 +260,7 @@ func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Obs
 	doc := DocumentID(c)
 	s.Refs.Document(doc)
 	opts.Refs = s.Refs
-	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc, At: at}
+	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc}
 	s.last.Store(o)
 	return o, nil
 }

@@ -134,9 +134,9 @@ func (s *Session) sendGuarded(t Target, g *chrome.Guard, v verb, send input) (ch
 // spec is the guard for one target.
 func (s *Session) spec(t Target, v verb, want bool) chrome.GuardSpec {
 	sp := chrome.GuardSpec{Node: node(t.Key), Parents: s.parents(t.Key.Frame), Kind: v.kind, Enabled: v.enabled, Stable: true, Want: want}
-	if o := s.last.Load(); o != nil && t.Located.HasBox {
+	if t.Located.HasBox {
 		b := t.Located.FrameBox
-		sp.Seen, sp.SeenAge = &b, time.Since(o.At)
+		sp.Seen = &b
 	}
 	return sp
 }

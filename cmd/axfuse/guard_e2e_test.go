@@ -142,7 +142,7 @@ func TestActGuardCLI(t *testing.T) {
 		log := pageLog(t, endpoint)
 		switch {
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
-			t.Errorf("%s: error %v, want %q", c.name, err, c.wantErr)
+			t.Errorf("%s: error %v, want %q\n%s", c.name, err, c.wantErr, out)
 		case c.wantErr != "" && (strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "ref ") && !strings.Contains(err.Error(), "key")):
 			t.Errorf("%s: the refusal is not one line naming the ref: %q", c.name, err)
 		case c.wantErr == "" && err != nil:

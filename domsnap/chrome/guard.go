@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -73,8 +72,6 @@ type GuardSpec struct {
 	// earlier observation laid it out, which counts as the earlier frame.
 	Stable bool
 	Seen   *[4]float64
-	// SeenAge is how long ago that observation was made.
-	SeenAge time.Duration
 	// Want is the state a check action wants (false: uncheck).
 	Want bool
 }
@@ -167,7 +164,7 @@ func (t *Tab) Arm(spec GuardSpec) (*Guard, error) {
 	g := &Guard{t: t}
 	opts := map[string]any{"verb": spec.Kind, "events": guardEvents(spec.Kind), "enabled": spec.Enabled, "stable": spec.Stable, "want": spec.Want}
 	if spec.Seen != nil {
-		opts["seen"], opts["seenAge"] = spec.Seen[:], spec.SeenAge.Milliseconds()
+		opts["seen"] = spec.Seen[:]
 	}
 	lvl, res, err := t.armOne(t.sessionFor(spec.Node.Frame), spec.Node, opts)
 	if err != nil {

@@ -95,10 +95,12 @@ async function (o) {
     return '';
   })();
   if (problem) return { problem };
-  // Where the observation laid the element out, a few frames ago or more,
-  // and where it is now are two samples already: when they agree, and no
-  // animation runs on the element or around it, no frame is waited.
-  const seen = o.seen && o.seenAge >= 50 && { x: o.seen[0], y: o.seen[1], width: o.seen[2], height: o.seen[3] };
+  // Where the observation laid the element out and where it is now are
+  // two samples already: when they agree and no animation runs on the
+  // element or around it, no frame is waited. (Script-driven motion seen
+  // twice in one frame slips through; the guard still stops a click that
+  // would miss.)
+  const seen = o.seen && { x: o.seen[0], y: o.seen[1], width: o.seen[2], height: o.seen[3] };
   const animated = () => el.ownerDocument.getAnimations().some((a) => a.playState === 'running' && a.effect && a.effect.target && a.effect.target.contains && (a.effect.target === el || a.effect.target.contains(el)));
   if (o.stable && !(seen && same(seen, el.getBoundingClientRect()) && !animated()) && !(await stable(el))) return { problem: 'moving' };
 
