@@ -107,7 +107,11 @@ async function (o) {
   // allowed: what an event of the action may reach — the element, what it
   // holds, its labels, and the control it labels.
   const allowed = new Set([el, subject, ...labels(el), ...labels(subject)]);
-  if (el.localName === 'label' && el.control) allowed.add(el.control);
+  // A click inside a label is forwarded to its control (the label's
+  // activation): that click is the page's own consequence of the press.
+  for (let n = el; n; n = n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null)) {
+    if (n.localName === 'label' && n.control) allowed.add(n.control);
+  }
   allowed.delete(null);
   // scopes: the element's window and every shadow root around it. A
   // listener sees a retargeted path (a closed root hides what is inside),
