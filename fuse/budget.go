@@ -36,7 +36,7 @@ func (v *view) budget(roots []*Node, max int) []*Node {
 	limit := max * 9 / 10
 	var out []*Node
 	for range 6 {
-		var left map[string]int
+		var left summary
 		out, left = v.cut(roots, limit)
 		out = append(out, budgetNote(max, left, v.opts.FindHint))
 		if fits(out, max) {
@@ -66,8 +66,8 @@ func walkNodes(ns []*Node, f func(*Node)) {
 }
 
 // cut keeps the best-ranked lines within about limit tokens (estimated)
-// and returns the new roots and the roles left out.
-func (v *view) cut(roots []*Node, limit int) ([]*Node, map[string]int) {
+// and returns the new roots and what was left out.
+func (v *view) cut(roots []*Node, limit int) ([]*Node, summary) {
 	flat := v.flatten(roots)
 	order := make([]int, len(flat))
 	for i := range order {
@@ -101,8 +101,8 @@ func (v *view) cut(roots []*Node, limit int) ([]*Node, map[string]int) {
 			flat[k].kept = true
 		}
 	}
-	left := map[string]int{}
-	return rebuild(roots, flat, new(int), left), left
+	left := summary{roles: map[string]int{}}
+	return rebuild(roots, flat, new(int), &left), left
 }
 
 // flatten lists the view's nodes in document order with their rank data.
@@ -146,15 +146,14 @@ func lineCost(n *Node) int {
 
 // rebuild copies the kept nodes; each run of dropped siblings becomes one
 // counted line. i walks the flat list in step with the tree.
-func rebuild(ns []*Node, flat []budgetNode, i *int, left map[string]int) []*Node {
+func rebuild(ns []*Node, flat []budgetNode, i *int, left *summary) []*Node {
 	var out []*Node
 	var run []*Node
 	flush := func() {
 		if len(run) > 0 {
-			out = append(out, &Node{Role: "note", Text: leftOut(run)})
-			for r, c := range roleCounts(run) {
-				left[r] += c
-			}
+			s := summarize(run)
+			out = append(out, &Node{Role: "note", Text: leftOut(s, run)})
+			left.add(s)
 			run = nil
 		}
 	}
@@ -204,32 +203,17 @@ func skip(ns []*Node, i *int) {
 	}
 }
 
-// leftOut words a run of dropped siblings: "4,990 more: 4,990 row".
-func leftOut(run []*Node) string {
-	return fmt.Sprintf("%s left out for the token budget", describeCounts(roleCounts(run), countNodes(run)))
-}
-
-func describeCounts(counts map[string]int, total int) string {
-	var parts []string
-	for _, r := range counted {
-		if c := counts[r]; c > 0 {
-			parts = append(parts, plural(c, r))
-			if len(parts) == 4 {
-				break
-			}
-		}
-	}
-	if len(parts) == 0 {
-		return plural(total, "node")
-	}
-	return strings.Join(parts, ", ")
+// leftOut words a run of dropped siblings, s summing them up: "4990
+// rows, 4990 links left out for the token budget".
+func leftOut(s summary, run []*Node) string {
+	return fmt.Sprintf("%s left out for the token budget", describeCounts(s, countNodes(run)))
 }
 
 // budgetNote is the last line of a cut view: what is missing and how to
 // get it.
-func budgetNote(max int, left map[string]int, hint string) *Node {
+func budgetNote(max int, left summary, hint string) *Node {
 	total := 0
-	for _, c := range left {
+	for _, c := range left.roles {
 		total += c
 	}
 	if hint == "" {

@@ -68,7 +68,7 @@ func (b *builder) elidedNode(e domsnap.Elided) []*Node {
 	if role == "heading" && e.Level > 0 {
 		n.States = []string{fmt.Sprintf("level=%d", e.Level)}
 	}
-	n.States = append(n.States, collapsed(e.Dir, e.Roles))
+	n.States = append(n.States, collapsed(e.Dir, summary{roles: e.Roles}))
 	return []*Node{n}
 }
 

@@ -22,19 +22,23 @@ type fold struct {
 	nodes int       // lines below them, as built
 	kept  int       // of those, lines the uncovered pass keeps
 	roles roleTally // roles of the kept lines (and of the lines, when merged)
+	marks marks     // named landmarks among the kept lines (summary.go)
 	dir   string    // where the lines lie (direction)
 	// withheld and clipped are what the uncovered pass counts below.
 	withheld, clipped int
 }
 
-// tally adds the roles of a folded node's lines and of those below.
-func (f *fold) tally(role string, t *roleTally) {
+// tally adds what folded node n and the lines below it count to into:
+// roles, and named landmarks in document order.
+func (f *fold) tally(n *Node, into *fold) {
 	if f.lines == 1 {
-		t.add(role, 1)
+		into.roles.add(n.Role, 1)
+		into.marks.addNode(n)
 	}
 	for i, c := range f.roles {
-		t[i] += c
+		into.roles[i] += c
 	}
+	into.marks.addAll(&f.marks)
 }
 
 // roleTally counts lines by the roles collapsed lines report (counted).
@@ -65,19 +69,22 @@ func (t *roleTally) addTo(m map[string]int) {
 	}
 }
 
-// tallyRoles counts the lines of ns by role, as roleCounts does.
-func tallyRoles(ns []*Node, t *roleTally) {
+// tallyLines counts the lines of ns into f as summarize does: by role,
+// and their named landmarks.
+func (f *fold) tallyLines(ns []*Node) {
 	for _, n := range ns {
 		switch {
 		case n.elided != nil:
+			f.marks.addNode(n)
 			for r, c := range n.elided.Roles {
-				t.add(r, c)
+				f.roles.add(r, c)
 			}
 		case n.fold != nil:
-			n.fold.tally(n.Role, t)
+			n.fold.tally(n, f)
 		default:
-			t.add(n.Role, 1)
-			tallyRoles(n.Children, t)
+			f.roles.add(n.Role, 1)
+			f.marks.addNode(n)
+			f.tallyLines(n.Children)
 		}
 	}
 }
@@ -121,7 +128,7 @@ func (b *builder) maybeFold(n *Node) {
 		b.v.counts = outer
 		f.withheld, f.clipped = inner.Withheld, inner.Clipped
 		f.kept = keptNodes(kept)
-		tallyRoles(kept, &f.roles)
+		f.tallyLines(kept)
 	}
 	f.lines, f.dir = 1, b.v.direction(n)
 	b.recycle(n.Children)
@@ -139,6 +146,7 @@ func (f *fold) add(ns []*Node) bool {
 		case n.elided != nil:
 			f.nodes += n.elided.Nodes
 			f.kept += n.elided.Nodes
+			f.marks.addNode(n)
 			for r, c := range n.elided.Roles {
 				f.roles.add(r, c)
 			}
@@ -147,13 +155,14 @@ func (f *fold) add(ns []*Node) bool {
 		case n.fold != nil:
 			f.nodes += n.fold.lines + n.fold.nodes
 			f.kept += n.fold.lines + n.fold.kept
-			n.fold.tally(n.Role, &f.roles)
+			n.fold.tally(n, f)
 			f.withheld += n.fold.withheld
 			f.clipped += n.fold.clipped
 		default:
 			f.nodes++
 			f.kept++
 			f.roles.add(n.Role, 1)
+			f.marks.addNode(n)
 			if !f.add(n.Children) {
 				return false
 			}
@@ -230,7 +239,8 @@ func runMember(n *Node) bool {
 }
 
 // merge folds line n into the folded line into before it; into's role
-// becomes "group" when they differ, as the run's line would say.
+// becomes "group" when they differ, as the run's line would say. (Neither
+// is a landmark, so neither line is one to list by name: runMember.)
 func (b *builder) merge(into, n *Node) {
 	f, g := into.fold, n.fold
 	if f.lines == 1 {
@@ -242,6 +252,7 @@ func (b *builder) merge(into, n *Node) {
 	for i, c := range g.roles {
 		f.roles[i] += c
 	}
+	f.marks.addAll(&g.marks)
 	f.lines += g.lines
 	f.nodes += g.nodes
 	f.kept += g.kept

@@ -22,7 +22,7 @@ func FuzzSerialize(f *testing.F) {
 			{Role: "paragraph", Children: []*Node{{Role: "text", Text: text}}},
 		}
 		roots = append(roots, coverNotes(map[string]int{"region " + Quote(DisplayName(name)): 3}, map[string]int{})...)
-		roots = append(roots, &Node{Role: "row", States: []string{collapsed("below", map[string]int{"row": 4, "link": 2})}})
+		roots = append(roots, &Node{Role: "row", States: []string{collapsed("below", summary{roles: map[string]int{"row": 4, "link": 2}})}})
 		out := YAML(roots)
 		var doc []any
 		if err := yaml.Unmarshal([]byte(out), &doc); err != nil {

@@ -524,7 +524,8 @@ func cutRunes(s string, n int) string {
 	return s
 }
 
-// normalize merges adjacent text lines and drops empty ones.
+// normalize merges adjacent text lines that joinable allows and drops
+// empty ones.
 func normalize(ns []*Node, joinable func(a, b *Node) bool) []*Node {
 	out := ns[:0]
 	for _, n := range ns {
@@ -535,6 +536,9 @@ func normalize(ns []*Node, joinable func(a, b *Node) bool) []*Node {
 				}
 				out[last].Text += n.Text
 				out[last].owner = n.owner
+				if n.run.ok {
+					out[last].run = n.run
+				}
 				continue
 			}
 		}

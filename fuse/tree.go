@@ -6,8 +6,10 @@
 // Pruning follows DevTools and Puppeteer's interestingOnly: ignored nodes
 // and unnamed generic wrappers vanish and their children move up; text that
 // Chrome already folded into a parent's name (name source "contents") is
-// not repeated. Mode "ax" prints the AX-only view (Puppeteer interestingOnly
-// over getFullAXTree alone) for comparison.
+// not repeated, though a target inside it keeps its line (hosts.go), and
+// text lines join only within one inline run (lines.go). Mode "ax" prints
+// the AX-only view (Puppeteer interestingOnly over getFullAXTree alone) for
+// comparison.
 package fuse
 
 import (
@@ -46,8 +48,12 @@ type Node struct {
 	Ref      string
 	Children []*Node
 	// owner is the AX parent of a text line: texts of one owner join as
-	// written, texts of different blocks join with a space.
+	// written, texts of different owners (inline boxes of one run) join
+	// with a space.
 	owner string
+	// run is the inline run of a text line's last piece: texts of
+	// different runs (a block boundary between them) never join (lines.go).
+	run lineRun
 	// nameFrom is Chrome's name source, which tells whether a label's text
 	// beside this node is already its name.
 	nameFrom string
@@ -77,7 +83,7 @@ type where struct {
 // target is an interactive element before it gets its ref.
 type target struct {
 	key     index.Key
-	ax      int // the AX node of the line, in its frame
+	ax      int // the AX node of the line, in its frame (-1-dom for a host)
 	reasons []string
 	tag     string
 }
@@ -206,6 +212,12 @@ type frameData struct {
 	facts *domFacts
 	// elided are a viewport capture's runs by parent DOM node (elided.go).
 	elided map[int][]domsnap.Elided
+	// runs number the document's inline runs, built on first need
+	// (lines.go).
+	runs []int32
+	// hosts are the DOM nodes made lines of their own with no AX node
+	// (hosts.go).
+	hosts map[int]bool
 }
 
 type builder struct {
@@ -298,7 +310,7 @@ func (b *builder) emitFrame(fd *frameData, sc scope) []*Node {
 	for _, r := range fd.roots {
 		out = append(out, b.emit(fd, r, sc)...)
 	}
-	return normalize(out, b.shownAlike)
+	return normalize(out, b.textJoins)
 }
 
 // children emits the AX children of node i, then the document of an iframe.
@@ -309,29 +321,15 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 		n.Role, n.Text = "note", "nesting deeper than 512 levels cut here"
 		return []*Node{n}
 	}
-	var out []*Node
+	var acc childLines
 	if runs := b.elidedOf(fd, dom); runs != nil {
-		var groups [][]*Node
-		var after []int
-		for _, id := range fd.f.AXNodes[i].Children {
-			if k, ok := fd.byID.get(id); ok {
-				groups = append(groups, b.emit(fd, k, sc))
-				after = append(after, b.domIndex(fd, fd.f.AXNodes[k].Backend))
-			}
-		}
-		out = b.placeElided(runs, groups, after)
+		acc.elided = true
+		b.emitChildren(fd, fd.f.AXNodes[i].Children, dom, sc, &acc)
+		acc.out = b.placeElided(runs, acc.groups, acc.after)
 	} else {
-		ids := fd.f.AXNodes[i].Children
-		for j, id := range ids {
-			if k, ok := fd.byID.get(id); ok {
-				lines := b.emit(fd, k, sc)
-				if out == nil && len(lines) > 0 {
-					out = make([]*Node, 0, max(len(lines), len(ids)-j))
-				}
-				out = b.appendMerging(out, lines)
-			}
-		}
+		b.emitChildren(fd, fd.f.AXNodes[i].Children, dom, sc, &acc)
 	}
+	out := acc.out
 	if dom >= 0 && b.facts(fd).kinds[dom]&ownsDocument != 0 {
 		if cd := b.c.Documents[fd.doc].Nodes[dom].ContentDocument; cd > 0 {
 			if child := b.frameOfDoc(cd); child != nil {
@@ -339,7 +337,7 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 			}
 		}
 	}
-	return normalize(out, b.shownAlike)
+	return normalize(out, b.textJoins)
 }
 
 // emit returns the lines for AX node i, measured (and folded when wholly
@@ -388,6 +386,7 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 		n := b.node()
 		n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
+		n.run = b.lineRunOf(fd, dom)
 		return b.one(n)
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
@@ -404,7 +403,18 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 	}
 	if ax.Role == "Legend" && sc.parentNameBy == "legend" {
-		return nil // the group's name already is the legend's text
+		// The group's name already is the legend's text: only a target
+		// in it (a help link) stays. (Unfolded, to see every target.)
+		sc.textCovered = true
+		folding := b.folding
+		b.folding = false
+		kept := b.children(fd, i, dom, sc)
+		b.folding = folding
+		if holdsTarget(kept) {
+			return kept
+		}
+		b.recycle(kept)
+		return nil
 	}
 	n := b.node()
 	n.Role, n.Name, n.States, n.Value, n.nameFrom = ax.Role, ax.Name, states(ax), value(ax), ax.NameFrom
@@ -447,6 +457,16 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	return b.one(n)
 }
 
+// holdsTarget: a target among the lines or below them.
+func holdsTarget(ns []*Node) bool {
+	for _, n := range ns {
+		if n.target != nil || holdsTarget(n.Children) {
+			return true
+		}
+	}
+	return false
+}
+
 // one returns a list of the one line n. The lists come from a shared
 // block, each cut to its length so that an append copies.
 func (b *builder) one(n *Node) []*Node {
@@ -458,10 +478,13 @@ func (b *builder) one(n *Node) []*Node {
 	return b.ones[k-1 : k : k]
 }
 
-// shownAlike: two lines of text join only when both are shown or both are
-// clipped away; a clipped text must not ride along with a shown one.
-func (b *builder) shownAlike(x, y *Node) bool {
-	return b.axOnly || b.shown(x) == b.shown(y)
+// textJoins: two lines of text join only within one inline run (no block
+// boundary between them), and only when both are shown or both are
+// clipped away; a clipped text must not ride along with a shown one. (The
+// AX-only view has neither layout fact: its texts join as Chrome lists
+// them.)
+func (b *builder) textJoins(x, y *Node) bool {
+	return b.axOnly || sameLine(x, y) && b.shown(x) == b.shown(y)
 }
 
 func (b *builder) shown(n *Node) bool {
@@ -584,13 +607,20 @@ func near(a, b layout.Box) bool {
 }
 
 // markTarget records an interactive element; refs are handed out later,
-// in output order, to the targets that stay in the view.
+// in output order, to the targets that stay in the view. i is its AX node,
+// or -1-dom for an element Chrome made no AX node of (hosts.go).
 func (b *builder) markTarget(n *Node, fd *frameData, i, dom int, reasons []string, sc scope) scope {
 	n.at = b.where(fd, dom)
 	if len(reasons) == 0 {
 		return sc
 	}
-	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: fd.f.AXNodes[i].Backend}, ax: i, reasons: reasons}
+	var backend int64
+	if i >= 0 {
+		backend = fd.f.AXNodes[i].Backend
+	} else {
+		backend = b.c.Documents[fd.doc].Nodes[dom].Backend // a host (hosts.go)
+	}
+	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: backend}, ax: i, reasons: reasons}
 	if dom >= 0 {
 		t.tag = b.facts(fd).tags[dom]
 		if box, ok := b.g.Box(fd.doc, dom); ok {

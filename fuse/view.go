@@ -464,18 +464,13 @@ func (v *view) offscreen(ns []*Node) []*Node {
 			if v.opts.Offscreen == OffscreenDrop {
 				continue
 			}
-			counts := roleCounts(run)
-			addElided(counts, n)
-			addFolded(counts, n)
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, counts))})
+			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, below(n, run)))})
 		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
 			if v.opts.Offscreen == OffscreenDrop {
 				v.counts.Offscreen += keptNodes([]*Node{n})
 				continue
 			}
-			counts := roleCounts(n.Children)
-			addElided(counts, n)
-			addFolded(counts, n)
+			counts := below(n, n.Children)
 			v.counts.Offscreen += keptNodes(n.Children) + foldedBelow(n)
 			if n.elided != nil {
 				v.counts.Offscreen += n.elided.Nodes
@@ -491,7 +486,7 @@ func (v *view) offscreen(ns []*Node) []*Node {
 			if v.opts.Offscreen == OffscreenDrop {
 				continue
 			}
-			out = append(out, &Node{Role: runRole(run), States: []string{collapsed(dir, roleCounts(run))}})
+			out = append(out, &Node{Role: runRole(run), States: []string{collapsed(dir, summarize(run))}})
 		}
 	}
 	return out
@@ -506,11 +501,14 @@ func foldedBelow(n *Node) int {
 	return n.fold.kept
 }
 
-// addFolded adds the roles below a folded node.
-func addFolded(m map[string]int, n *Node) {
-	if n.fold != nil {
-		n.fold.roles.addTo(m)
-	}
+// below sums up what a collapsed line n stands for: what it holds below
+// it when elided or folded, then lines (its children, or the run after a
+// heading).
+func below(n *Node, lines []*Node) summary {
+	s := summary{roles: map[string]int{}}
+	s.addBelow(n)
+	s.addLines(lines)
+	return s
 }
 
 // direction says where a node's subtree lies when it is wholly outside the
@@ -565,55 +563,6 @@ func runRole(run []*Node) string {
 		}
 	}
 	return role
-}
-
-// counted roles are what a collapsed line reports, most telling first.
-var counted = [...]string{"row", "listitem", "link", "button", "clickable", "textbox", "searchbox", "checkbox", "radio", "combobox", "option", "tab", "menuitem", "heading", "img", "image", "paragraph"}
-
-func roleCounts(ns []*Node) map[string]int {
-	m := map[string]int{}
-	var walk func([]*Node)
-	walk = func(ns []*Node) {
-		for _, n := range ns {
-			if n.elided != nil {
-				addElided(m, n)
-				continue
-			}
-			if n.fold != nil && n.fold.lines > 1 {
-				addFolded(m, n) // the merged lines' roles are in the fold
-				continue
-			}
-			m[n.Role]++
-			addFolded(m, n)
-			walk(n.Children)
-		}
-	}
-	walk(ns)
-	return m
-}
-
-// addElided adds what an elided run counted (its subtrees' roots too, for
-// a plain run).
-func addElided(m map[string]int, n *Node) {
-	if n.elided == nil {
-		return
-	}
-	for r, c := range n.elided.Roles {
-		m[r] += c
-	}
-}
-
-func collapsed(dir string, counts map[string]int) string {
-	parts := []string{"collapsed: " + dir}
-	for _, r := range counted {
-		if c := counts[r]; c > 0 {
-			parts = append(parts, plural(c, r))
-			if len(parts) > 4 {
-				break
-			}
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // limitDepth cuts the tree below depth, with one line saying how much.

@@ -47,7 +47,7 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	}
 	writePage(&sb, o)
 	if !full && prev != nil && prev.Document == o.Document {
-		delta := fuse.Diff(prev.Tree.Roots, o.Tree.Roots)
+		delta := fuse.Diff(prev.Tree, o.Tree)
 		if dt := fuse.CountTokens(delta); dt < fullTokens {
 			meta["deltaTokens"] = dt
 			fmt.Fprintf(&sb, "Changes since your last snapshot (%d tokens; the full snapshot is %d, browser_snapshot shows it):\n", dt, fullTokens)
