@@ -201,6 +201,13 @@ func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
 		notes = append(notes, fmt.Sprintf("opened tab %d: %s %s (browser_tabs {action: select, index: %d} switches to it)",
 			len(s.tabs)-1, fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), len(s.tabs)-1))
 	}
+	if len(done.Opened) > 0 {
+		// The new tab came to the front; the agent's stays the one it acts
+		// on, and a tab behind another runs no animation frames.
+		if ferr := ts.tab.BringToFront(); ferr != nil {
+			notes = append(notes, "the tab could not be brought back to the front: "+ferr.Error())
+		}
+	}
 	if err != nil {
 		if len(notes) > 0 {
 			err = fmt.Errorf("%w\n%s", err, strings.Join(notes, "\n"))
@@ -244,6 +251,9 @@ func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error
 			return nil, err
 		}
 		s.current = i
+		if err := s.tabs[i].tab.BringToFront(); err != nil {
+			return nil, err
+		}
 		return s.look(s.tabs[i], true, "")
 	case "close":
 		i, err := s.tabIndex(in.Index)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -150,4 +152,15 @@ func (b *Browser) AttachTab(id string) (*Tab, error) {
 		return nil, fmt.Errorf("tab %s: %w", id, err)
 	}
 	return t, nil
+}
+
+// BringToFront makes the tab the browser's visible one: a tab behind
+// another runs no animation frames and throttles its timers, so a page
+// the agent acts on must be in front (an action that opened a tab leaves
+// the new one in front).
+func (t *Tab) BringToFront() error {
+	return t.call("Page.bringToFront", func(ctx context.Context) error {
+		_, err := do(ctx, page.BringToFront, cdp.Empty{})
+		return err
+	})
 }
