@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -46,15 +47,15 @@ func guardEvents(kind string) []string {
 	case GuardHover:
 		return pointerEvents
 	case GuardType:
-		return append(append([]string{}, append(pointerEvents, pressEvents...)...), keyEvents...)
+		return slices.Concat(pointerEvents, pressEvents, keyEvents)
 	case GuardKey:
 		return keyEvents
 	case GuardDrag:
-		return append(append([]string{}, pointerEvents...), "pointerdown", "mousedown", "dragstart")
+		return slices.Concat(pointerEvents, []string{"pointerdown", "mousedown", "dragstart"})
 	case GuardDrop:
 		return dragEvents[1:]
 	}
-	return append(append([]string{}, pointerEvents...), pressEvents...)
+	return slices.Concat(pointerEvents, pressEvents)
 }
 
 // GuardSpec is an action about to reach one element.
