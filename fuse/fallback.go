@@ -32,7 +32,9 @@ func pixelTag(name string) bool {
 // content: an interactive canvas (WebGL included), svg, img, video, embed or
 // object with no accessible descendant; any of them, interactive or not,
 // that paints a large part of the viewport (a keyboard-driven game canvas);
-// and iframes that were not captured.
+// any canvas or unnamed svg showing more than a few icons' worth of pixels
+// in view with nothing to describe them (a puzzle the agent must read,
+// contentPixels); and iframes that were not captured.
 func (v *view) regions() []Region {
 	var out []Region
 	for d := range v.c.Documents {
@@ -62,7 +64,8 @@ func (v *view) regions() []Region {
 			if why == "" {
 				why = v.largePainted(d, i)
 			}
-			if why == "" || v.accessibleInside(fd, d, i) || v.namedIcon(d, i) {
+			content := why == "" && v.contentPixels(fd, d, i)
+			if !content && (why == "" || v.accessibleInside(fd, d, i) || v.namedIcon(d, i)) {
 				continue
 			}
 			vd := v.ix.Check(d, i)
@@ -72,7 +75,11 @@ func (v *view) regions() []Region {
 			b := v.g.ShownBox(d, i)
 			kind := strings.ToLower(n.Name)
 			r := Region{Kind: kind, Box: [4]float64{round2(b.X), round2(b.Y), round2(b.W), round2(b.H)}}
-			r.Reason = fmt.Sprintf("%s %.0f×%.0f at (%.0f,%.0f) %s and no accessible content", kind, b.W, b.H, b.X, b.Y, why)
+			if content {
+				r.Reason = fmt.Sprintf("%s %.0f×%.0f at (%.0f,%.0f) with no accessible content", kind, b.W, b.H, b.X, b.Y)
+			} else {
+				r.Reason = fmt.Sprintf("%s %.0f×%.0f at (%.0f,%.0f) %s and no accessible content", kind, b.W, b.H, b.X, b.Y, why)
+			}
 			if ref, ok := v.opts.Refs.Known(index.Key{Frame: fd.f.FrameID, Backend: n.Backend}); ok {
 				r.Ref = ref
 			}
@@ -210,4 +217,109 @@ func (v *view) largePainted(d, i int) string {
 		surface = "drawing surface"
 	}
 	return fmt.Sprintf("has a %.0f×%.0f %s", own.W, own.H, surface)
+}
+
+// A canvas or svg with no sign of interactivity is content when its part
+// in view (clipped by its ancestors and the viewport) is at least
+// contentArea CSS px² with no side under contentSide. 64×64 is seven
+// 24-px icons, and more than a 48-px one (2,304 px²), the largest icon
+// size in common use; 32 px keeps out an icon strip one icon high and the
+// sliver of a canvas that mostly lies beyond the viewport's edge, and
+// keeps in a captcha-sized 120×40.
+const (
+	contentArea = 64 * 64
+	contentSide = 32
+)
+
+// contentPixels reports a canvas, or an svg that is not an icon, that shows
+// pixels nothing in the tree describes: large enough in view (contentArea,
+// contentSide), with no accessible content. A canvas's accessible content
+// is its own name (aria-label) or its fallback content (text included); an
+// svg's is its name or a named or interactive node inside it. For both, a
+// named link, control or image holding it describes it (a logo in a link).
+// An svg inside an svg is its outer one's; an svg declared decorative
+// (aria-hidden="true" on it or an ancestor, role="presentation" or "none")
+// is not content, as alt="" makes an image decorative.
+func (v *view) contentPixels(fd *frameData, d, i int) bool {
+	nodes := v.c.Documents[d].Nodes
+	n := &nodes[i]
+	switch n.Name {
+	case "CANVAS":
+		if v.fallbackContent(d, i) {
+			return false
+		}
+	case "svg":
+		if v.decorativeSVG(d, i) || v.namedIcon(d, i) || v.accessibleInside(fd, d, i) {
+			return false
+		}
+	default:
+		return false
+	}
+	shown := layout.Intersect(v.g.ShownBox(d, i), v.g.ViewportBox(0))
+	if shown.W < contentSide || shown.H < contentSide || shown.W*shown.H < contentArea {
+		return false
+	}
+	return !v.namedHolder(d, i)
+}
+
+// fallbackContent: a canvas with a name of its own, or any text or named
+// node in its fallback content, is described by the tree. A viewport
+// capture leaves out fallback elements (they have no box) and counts them
+// in its elided runs: fallback there is taken as described, as the full
+// capture of the same page would most likely show it.
+func (v *view) fallbackContent(d, i int) bool {
+	doc := &v.c.Documents[d]
+	nodes := doc.Nodes
+	if _, name, ok := v.b.axOf(d, nodes[i].Backend); ok && strings.TrimSpace(name) != "" {
+		return true
+	}
+	end := int(v.g.Docs[d].End[i])
+	for _, e := range doc.Elided {
+		if e.Parent >= i && e.Parent <= end && e.Nodes > 0 {
+			return true
+		}
+	}
+	for k := i + 1; k <= end && k < len(nodes); k++ {
+		role, name, ok := v.b.axOf(d, nodes[k].Backend)
+		if ok && (strings.TrimSpace(name) != "" || index.IsControlRole(role) || role == "link") {
+			return true
+		}
+	}
+	return false
+}
+
+// decorativeSVG: an svg nested in another, or one its author declared
+// decorative.
+func (v *view) decorativeSVG(d, i int) bool {
+	nodes := v.c.Documents[d].Nodes
+	if r, ok := nodes[i].Attr("role"); ok {
+		if r = strings.ToLower(strings.TrimSpace(r)); r == "presentation" || r == "none" {
+			return true
+		}
+	}
+	for k := i; k >= 0; k = int(nodes[k].Parent) {
+		if k != i && nodes[k].Name == "svg" {
+			return true
+		}
+		if h, ok := nodes[k].Attr("aria-hidden"); ok && strings.EqualFold(strings.TrimSpace(h), "true") {
+			return true
+		}
+	}
+	return false
+}
+
+// namedHolder: a named link, control or image within a few levels above
+// the element stands for it.
+func (v *view) namedHolder(d, i int) bool {
+	nodes := v.c.Documents[d].Nodes
+	for k, depth := int(nodes[i].Parent), 0; k >= 0 && depth < 4; k, depth = int(nodes[k].Parent), depth+1 {
+		if nodes[k].Name == "BODY" || nodes[k].Name == "HTML" {
+			return false
+		}
+		role, name, ok := v.b.axOf(d, nodes[k].Backend)
+		if ok && strings.TrimSpace(name) != "" && (index.IsControlRole(role) || role == "link" || role == "img" || role == "image") {
+			return true
+		}
+	}
+	return false
 }

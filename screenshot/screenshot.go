@@ -1,6 +1,7 @@
 // Package screenshot captures the viewport as a PNG and annotates it: every
-// mark's box outlined in its kind's colour, its ref on a filled tag, tags
-// placed so they do not cover each other where avoidable.
+// mark's box outlined thinly in its kind's colour, its ref on a filled tag
+// outside the box where there is room, tags placed so they cover no other
+// tag and no other box where avoidable.
 //
 // Capture and Start (the same, in the background, for a screenshot taken
 // while a capture runs) talk to the browser through a tab's context;
@@ -9,6 +10,7 @@ package screenshot
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -16,6 +18,7 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
@@ -78,15 +81,13 @@ func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
 		scale = 1
 	}
 	img := rgba(src)
-	var placed []image.Rectangle
-	for _, m := range marks {
-		r, ok := toPixels(m.Box, scale, img.Bounds())
-		if !ok {
-			continue
-		}
-		c := Colour(m.Kind)
-		outline(img, r, c, int(math.Max(1, math.Round(2*scale))))
-		placed = append(placed, label(img, r, m.Ref, c, placed))
+	tags := layout(marks, scale, img.Bounds())
+	w := outlineWidth(scale)
+	for _, t := range tags {
+		outline(img, t.box, t.colour, w)
+	}
+	for _, t := range tags { // tags over every outline
+		drawTag(img, t)
 	}
 	return encode(img)
 }
@@ -114,9 +115,97 @@ func toPixels(b [4]float64, scale float64, bounds image.Rectangle) (image.Rectan
 	return r, !r.Empty()
 }
 
+// outlineWidth is 1 CSS px in device pixels: thin, so it hides little of
+// a small target.
+func outlineWidth(scale float64) int {
+	return int(math.Max(1, math.Round(scale)))
+}
+
+// tag is a mark in device pixels and where its ref goes.
+type tag struct {
+	box, label image.Rectangle
+	ref        string
+	colour     color.RGBA
+}
+
+// tagHeight is the height of a ref's tag: basicfont's 13 px and a pixel.
+const tagHeight = 14
+
+// layout places the marks' tags, top to bottom and left to right by box
+// (the same marks give the same picture), each in the first spot place
+// gives it among those already placed.
+func layout(marks []Mark, scale float64, bounds image.Rectangle) []tag {
+	tags := make([]tag, 0, len(marks))
+	for _, m := range marks {
+		if r, ok := toPixels(m.Box, scale, bounds); ok {
+			tags = append(tags, tag{box: r, ref: m.Ref, colour: Colour(m.Kind)})
+		}
+	}
+	slices.SortStableFunc(tags, func(a, b tag) int {
+		return cmp.Or(cmp.Compare(a.box.Min.Y, b.box.Min.Y), cmp.Compare(a.box.Min.X, b.box.Min.X))
+	})
+	boxes := make([]image.Rectangle, len(tags))
+	for i, t := range tags {
+		boxes[i] = t.box
+	}
+	placed := make([]image.Rectangle, 0, len(tags))
+	for i := range tags {
+		size := image.Pt(font.MeasureString(basicfont.Face7x13, tags[i].ref).Ceil()+4, tagHeight)
+		tags[i].label = place(bounds, tags[i].box, size, placed, boxes)
+		placed = append(placed, tags[i].label)
+	}
+	return tags
+}
+
+// place chooses where a tag of the given size goes for box: outside it,
+// above at its left, below at its left, at its right, at its left, and
+// only then inside its top-left corner, each spot slid along the box's
+// side into bounds. It takes the first spot inside bounds that overlaps
+// no placed tag and no other box (boxes holding this one aside), else the
+// first that overlaps no placed tag, else the one inside.
+func place(bounds, box image.Rectangle, size image.Point, placed, boxes []image.Rectangle) image.Rectangle {
+	at := func(x, y int) image.Rectangle {
+		return image.Rectangle{Min: image.Pt(x, y), Max: image.Pt(x+size.X, y+size.Y)}
+	}
+	across := func(r image.Rectangle) image.Rectangle {
+		return r.Add(image.Pt(slide(r.Min.X, r.Max.X, bounds.Min.X, bounds.Max.X), 0))
+	}
+	down := func(r image.Rectangle) image.Rectangle {
+		return r.Add(image.Pt(0, slide(r.Min.Y, r.Max.Y, bounds.Min.Y, bounds.Max.Y)))
+	}
+	spots := [...]image.Rectangle{
+		across(at(box.Min.X, box.Min.Y-size.Y)),
+		across(at(box.Min.X, box.Max.Y)),
+		down(at(box.Max.X, box.Min.Y)),
+		down(at(box.Min.X-size.X, box.Min.Y)),
+		down(across(at(box.Min.X, box.Min.Y))).Intersect(bounds),
+	}
+	for _, overBoxes := range []bool{false, true} {
+		for _, s := range spots {
+			if s.In(bounds) && !overlapsAny(s, placed) && (overBoxes || !overlapsOther(s, box, boxes)) {
+				return s
+			}
+		}
+	}
+	return spots[len(spots)-1]
+}
+
+// slide is how far to move the span [lo, hi) to lie in [min, max), or to
+// start at min where it is longer.
+func slide(lo, hi, min, max int) int {
+	d := 0
+	if hi > max {
+		d = max - hi
+	}
+	if lo+d < min {
+		d = min - lo
+	}
+	return d
+}
+
 func outline(img *image.RGBA, r image.Rectangle, c color.RGBA, w int) {
 	u := image.NewUniform(c)
-	for _, side := range []image.Rectangle{
+	for _, side := range [...]image.Rectangle{
 		image.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Min.Y+w),
 		image.Rect(r.Min.X, r.Max.Y-w, r.Max.X, r.Max.Y),
 		image.Rect(r.Min.X, r.Min.Y, r.Min.X+w, r.Max.Y),
@@ -126,35 +215,12 @@ func outline(img *image.RGBA, r image.Rectangle, c color.RGBA, w int) {
 	}
 }
 
-// label draws the ref on a filled tag: inside the box's top-left corner,
-// else above it, else below it — the first spot that overlaps no earlier
-// tag — clipped to the image. It returns the tag's rectangle.
-func label(img *image.RGBA, box image.Rectangle, text string, c color.RGBA, placed []image.Rectangle) image.Rectangle {
-	face := basicfont.Face7x13
-	w := font.MeasureString(face, text).Ceil() + 4
-	h := 14
-	candidates := []image.Point{
-		box.Min,                    // inside, top-left
-		{box.Min.X, box.Min.Y - h}, // above
-		{box.Min.X, box.Max.Y},     // below
-	}
-	tag := image.Rectangle{Min: candidates[0], Max: candidates[0].Add(image.Pt(w, h))}
-	for _, p := range candidates {
-		r := image.Rectangle{Min: p, Max: p.Add(image.Pt(w, h))}
-		if !r.In(img.Bounds()) {
-			continue
-		}
-		if !overlapsAny(r, placed) {
-			tag = r
-			break
-		}
-	}
-	tag = shiftInside(tag, img.Bounds())
-	draw.Draw(img, tag, image.NewUniform(c), image.Point{}, draw.Src)
-	d := font.Drawer{Dst: img, Src: image.White, Face: face,
-		Dot: fixed.P(tag.Min.X+2, tag.Min.Y+11)}
-	d.DrawString(text)
-	return tag
+// drawTag fills the tag's label in its colour and writes its ref in white.
+func drawTag(img *image.RGBA, t tag) {
+	draw.Draw(img, t.label, image.NewUniform(t.colour), image.Point{}, draw.Src)
+	d := font.Drawer{Dst: img, Src: image.White, Face: basicfont.Face7x13,
+		Dot: fixed.P(t.label.Min.X+2, t.label.Min.Y+11)}
+	d.DrawString(t.ref)
 }
 
 func overlapsAny(r image.Rectangle, placed []image.Rectangle) bool {
@@ -166,21 +232,15 @@ func overlapsAny(r image.Rectangle, placed []image.Rectangle) bool {
 	return false
 }
 
-// shiftInside moves r so it lies inside bounds where it fits.
-func shiftInside(r image.Rectangle, b image.Rectangle) image.Rectangle {
-	if r.Max.X > b.Max.X {
-		r = r.Sub(image.Pt(r.Max.X-b.Max.X, 0))
+// overlapsOther tells whether r overlaps a box other than own and those
+// holding own (a tag beside a button in a ref'd panel lies in the panel).
+func overlapsOther(r, own image.Rectangle, boxes []image.Rectangle) bool {
+	for _, b := range boxes {
+		if r.Overlaps(b) && !own.In(b) {
+			return true
+		}
 	}
-	if r.Max.Y > b.Max.Y {
-		r = r.Sub(image.Pt(0, r.Max.Y-b.Max.Y))
-	}
-	if r.Min.X < b.Min.X {
-		r = r.Add(image.Pt(b.Min.X-r.Min.X, 0))
-	}
-	if r.Min.Y < b.Min.Y {
-		r = r.Add(image.Pt(0, b.Min.Y-r.Min.Y))
-	}
-	return r.Intersect(b)
+	return false
 }
 
 // Crop cuts a PNG to a box in CSS px (at scale), clipped to the image.

@@ -2,8 +2,10 @@ package screenshot
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -34,8 +36,8 @@ func same(c color.Color, want color.RGBA) bool {
 	return uint8(r>>8) == want.R && uint8(g>>8) == want.G && uint8(b>>8) == want.B
 }
 
-// TestOutlineAndLabelPixels checks the outline colour on the box edges and
-// label pixels inside the image, at scale 1 and 2.
+// TestOutlineAndLabelPixels checks the outline colour on the box edges,
+// 1 CSS px thick, and label pixels above the box, at scale 1 and 2.
 func TestOutlineAndLabelPixels(t *testing.T) {
 	for _, scale := range []float64{1, 2} {
 		w, h := int(200*scale), int(100*scale)
@@ -55,9 +57,12 @@ func TestOutlineAndLabelPixels(t *testing.T) {
 		if !same(img.At(int(50*scale), int(60*scale)), orange) || !same(img.At(int(100*scale), int(70*scale)-1), orange) {
 			t.Errorf("scale %v: outline not drawn at the box edges", scale)
 		}
-		// The label tag sits inside the box's top-left corner and holds white text.
+		if white := (color.RGBA{0xff, 0xff, 0xff, 0xff}); !same(img.At(int(51*scale), int(60*scale)), white) {
+			t.Errorf("scale %v: outline thicker than 1 CSS px", scale)
+		}
+		// The label tag sits above the box at its left and holds white text.
 		white := 0
-		for y := int(40 * scale); y < int(40*scale)+14; y++ {
+		for y := int(40*scale) - tagHeight; y < int(40*scale); y++ {
 			for x := int(50 * scale); x < int(50*scale)+18; x++ {
 				if same(img.At(x, y), color.RGBA{0xff, 0xff, 0xff, 0xff}) {
 					white++
@@ -73,14 +78,161 @@ func TestOutlineAndLabelPixels(t *testing.T) {
 	}
 }
 
-func TestLabelsAvoidEachOther(t *testing.T) {
+// TestPlaceOrder takes the spots of one box away one by one: above at its
+// left, below, right, left, inside; with all taken, inside.
+func TestPlaceOrder(t *testing.T) {
+	bounds := image.Rect(0, 0, 300, 300)
+	box := image.Rect(100, 100, 120, 120)
+	size := image.Pt(18, 14)
 	var placed []image.Rectangle
-	img := image.NewRGBA(image.Rect(0, 0, 300, 300))
-	a := label(img, image.Rect(100, 100, 200, 200), "e1", Colour(KindControl), placed)
-	placed = append(placed, a)
-	b := label(img, image.Rect(100, 100, 200, 200), "e2", Colour(KindControl), placed)
-	if a.Overlaps(b) {
-		t.Errorf("labels overlap: %v %v", a, b)
+	for _, want := range []image.Point{{100, 86}, {100, 120}, {120, 100}, {82, 100}, {100, 100}, {100, 100}} {
+		got := place(bounds, box, size, placed, []image.Rectangle{box})
+		if got.Min != want || got.Size() != size {
+			t.Fatalf("with %d spots taken: %v, want at %v", len(placed), got, want)
+		}
+		placed = append(placed, got)
+	}
+}
+
+// grid is rows×cols boxes of 20×20 CSS px from (x, y), dx and dy apart,
+// refs e1… in reading order, kinds in turn (neighbours differ in colour).
+func grid(x, y, dx, dy float64, rows, cols int) []Mark {
+	kinds := []string{KindControl, KindLink, KindListener, KindTextField, KindCanvas}
+	var marks []Mark
+	for r := range rows {
+		for c := range cols {
+			n := len(marks)
+			marks = append(marks, Mark{Ref: fmt.Sprintf("e%d", n+1), Kind: kinds[n%len(kinds)],
+				Box: [4]float64{x + float64(c)*dx, y + float64(r)*dy, 20, 20}})
+		}
+	}
+	return marks
+}
+
+func filled(w, h int, c color.RGBA) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}
+
+// TestLabelPlacement annotates small targets on a grey page, decodes the
+// PNG and checks: every label inside the image, on no other label, drawn
+// whole in its colour with white text, outside its box; no label pixel in
+// a box's interior; outlines 1 CSS px thick.
+func TestLabelPlacement(t *testing.T) {
+	grey := color.RGBA{0x80, 0x80, 0x80, 0xff}
+	white := color.RGBA{0xff, 0xff, 0xff, 0xff}
+	for _, tc := range []struct {
+		name    string
+		w, h    int // CSS px
+		marks   []Mark
+		open    string            // a panel whose interior holds others and their labels
+		crowded bool              // no room outside: labels may lie over boxes
+		at      map[string][2]int // label's top-left at scale 1
+	}{
+		{name: "answer buttons in a grid", w: 150, h: 130, marks: grid(10, 20, 30, 34, 3, 4),
+			at: map[string][2]int{"e1": {10, 6}, "e12": {100, 74}}},
+		{name: "grid at the top-left edge", w: 130, h: 110, marks: grid(0, 0, 30, 34, 3, 4),
+			at: map[string][2]int{"e1": {0, 20}, "e5": {0, 54}}},
+		{name: "box in the top-left corner", w: 100, h: 100, marks: grid(0, 0, 0, 0, 1, 1),
+			at: map[string][2]int{"e1": {0, 20}}},
+		{name: "box in the top-right corner", w: 100, h: 100, marks: []Mark{{Ref: "e123", Box: [4]float64{80, 0, 20, 20}}},
+			at: map[string][2]int{"e123": {68, 20}}}, // slid left into the image
+		{name: "box in the bottom-right corner", w: 100, h: 100, marks: []Mark{{Ref: "e123", Box: [4]float64{80, 80, 20, 20}}},
+			at: map[string][2]int{"e123": {68, 66}}},
+		{name: "box over the whole image", w: 20, h: 20, marks: grid(0, 0, 0, 0, 1, 1), crowded: true,
+			at: map[string][2]int{"e1": {0, 0}}},
+		{name: "same box twice", w: 100, h: 100, marks: append(grid(40, 40, 0, 0, 1, 1), Mark{Ref: "e2", Kind: KindControl, Box: [4]float64{40, 40, 20, 20}}),
+			at: map[string][2]int{"e1": {40, 26}, "e2": {40, 60}}},
+		{name: "button in a ref'd panel", w: 200, h: 130, open: "e1",
+			marks: []Mark{{Ref: "e1", Kind: KindListener, Box: [4]float64{10, 20, 180, 100}}, {Ref: "e2", Box: [4]float64{30, 50, 20, 20}}},
+			at:    map[string][2]int{"e1": {10, 6}, "e2": {30, 36}}},
+		{name: "packed with no room", w: 120, h: 120, marks: grid(30, 30, 22, 22, 3, 3), crowded: true},
+	} {
+		for _, scale := range []float64{1, 2} {
+			t.Run(fmt.Sprintf("%s/scale %v", tc.name, scale), func(t *testing.T) {
+				w, h := int(float64(tc.w)*scale), int(float64(tc.h)*scale)
+				out, err := Annotate(filled(w, h, grey), tc.marks, scale)
+				if err != nil {
+					t.Fatal(err)
+				}
+				img := decode(t, out)
+				tags := layout(tc.marks, scale, img.Bounds())
+				if len(tags) != len(tc.marks) {
+					t.Fatalf("%d tags for %d marks", len(tags), len(tc.marks))
+				}
+				ow := outlineWidth(scale)
+				for i, tg := range tags {
+					if !tg.label.In(img.Bounds()) {
+						t.Errorf("%s: label %v outside the image", tg.ref, tg.label)
+					}
+					for _, o := range tags[:i] {
+						if tg.label.Overlaps(o.label) {
+							t.Errorf("labels of %s %v and %s %v overlap", tg.ref, tg.label, o.ref, o.label)
+						}
+					}
+					if want, ok := tc.at[tg.ref]; ok && scale == 1 && tg.label.Min != image.Pt(want[0], want[1]) {
+						t.Errorf("%s: label at %v, want %v", tg.ref, tg.label.Min, want)
+					}
+					text := 0
+					for y := tg.label.Min.Y; y < tg.label.Max.Y; y++ {
+						for x := tg.label.Min.X; x < tg.label.Max.X; x++ {
+							switch c := img.At(x, y); {
+							case same(c, white):
+								text++
+							case !same(c, tg.colour):
+								t.Fatalf("%s: pixel (%d,%d) of its label is %v, not its colour: covered", tg.ref, x, y, c)
+							}
+						}
+					}
+					if text == 0 {
+						t.Errorf("%s: no text on its label", tg.ref)
+					}
+					if tc.crowded {
+						continue
+					}
+					if tg.label.Overlaps(tg.box) {
+						t.Errorf("%s: label %v over its own box %v", tg.ref, tg.label, tg.box)
+					}
+					if tg.ref != tc.open {
+						in := tg.box.Inset(ow)
+						for y := in.Min.Y; y < in.Max.Y; y++ {
+							for x := in.Min.X; x < in.Max.X; x++ {
+								if !same(img.At(x, y), grey) {
+									t.Fatalf("%s: pixel (%d,%d) inside the box is drawn on", tg.ref, x, y)
+								}
+							}
+						}
+					}
+					// Left edge half-way down, top edge half-way across: the
+					// outline's pixels, then the two after them untouched.
+					mid := tg.box.Min.Add(tg.box.Size().Div(2))
+					for d := range ow + 2 {
+						left, top := img.At(tg.box.Min.X+d, mid.Y), img.At(mid.X, tg.box.Min.Y+d)
+						if drawn := d < ow; drawn == same(left, grey) || drawn == same(top, grey) {
+							t.Errorf("%s: outline pixel %d in from the edge: left %v, top %v, want drawn %v", tg.ref, d, left, top, drawn)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAnnotate outlines and labels 300 small targets on a recorded
+// screenshot, encoding included.
+func BenchmarkAnnotate(b *testing.B) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, recorded(b, "demo.png")); err != nil {
+		b.Fatal(err)
+	}
+	marks := grid(10, 20, 50, 36, 15, 20)
+	for b.Loop() {
+		if _, err := Annotate(buf.Bytes(), marks, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func TestEarlyScreenshotOnlyForCanvasInView(t *testing.T) {
 	}{
 		{"below the viewport", `<canvas width=300 height=150 style="margin-top:3000px"></canvas>`, false},
 		{"hidden", `<canvas width=300 height=150 style="display:none"></canvas>`, false},
-		{"in view, not a target", `<canvas width=300 height=150></canvas>`, true},
+		{"in view, described", `<canvas width=300 height=150 aria-label="Sales by month"></canvas>`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := `<!doctype html><title>c</title><h1>Chart</h1>` + tc.canvas
@@ -211,7 +211,9 @@ func TestLargePaintedAreas(t *testing.T) {
 	}{
 		{"game canvas clipped by its intro", `<h1>Press Space</h1><div style="width:44px;height:150px;overflow:hidden"><canvas width=600 height=150 style="width:600px;height:150px;background:#eee"></canvas></div>
 <script>document.addEventListener('keydown', () => {});</script>`, "canvas 44×150 at (8,"},
-		{"small canvas", `<canvas width=100 height=50></canvas>`, ""},
+		{"icon-sized canvas", `<canvas width=40 height=40></canvas>`, ""},
+		{"puzzle canvas, no listener", `<canvas width=150 height=100></canvas>`, "canvas 150×100 at (8,8) with no accessible content"},
+		{"named canvas", `<canvas width=150 height=100 aria-label="Sales by month"></canvas>`, ""},
 		{"decorative image", `<img alt="" src="` + img + `" width=900 height=400>`, ""},
 		{"image with no name", `<img src="` + img + `" width=900 height=400>`, "img 900×400 at (8,8) has a 900×400 painted area and no accessible content"},
 		{"named image", `<img alt="A red square" src="` + img + `" width=900 height=400>`, ""},
