@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // serveFrames serves testdata/pages/frames, writing the other site's
@@ -73,7 +74,14 @@ func TestFramesAndShadowRootsInOneTree(t *testing.T) {
 // same tree.
 func TestAttachedSnapshotAcrossFrames(t *testing.T) {
 	endpoint, _ := attachedURL(t, serveFrames(t), `button "Deep button"`)
-	checkFramesPage(t, snapshotJSON(t, "--cdp", endpoint, "--offscreen", "keep"))
+	// The page writes its measurements into its title as each frame
+	// loads; the deep frame can show its button before it has measured.
+	obs := snapshotJSON(t, "--cdp", endpoint, "--offscreen", "keep")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && strings.Count(obs.Title, ":[") < 3; {
+		time.Sleep(200 * time.Millisecond)
+		obs = snapshotJSON(t, "--cdp", endpoint, "--offscreen", "keep")
+	}
+	checkFramesPage(t, obs)
 	shallow := mustCLI(t, "snapshot", "--cdp", endpoint, "--frame-depth", "1")
 	if !strings.Contains(shallow, `  - iframe "Deep frame" [too deep to capture]`) || strings.Contains(shallow, "Deep button") || !strings.Contains(shallow, "Cross div") {
 		t.Errorf("--frame-depth 1:\n%s", shallow)
