@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,7 +40,8 @@ type keyLog struct {
 // TestPressChord presses chords into a real headless Chromium.
 func TestPressChord(t *testing.T) {
 	if _, err := FindBrowser(""); err != nil {
-		if os.Getenv("CI") != "" {
+		// Under CI a missing browser fails, never skips (as in cmd/axfuse).
+		if ci := strings.ToLower(os.Getenv("CI")); ci != "" && ci != "false" && ci != "0" {
 			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
 		}
 		t.Skipf("no Chromium: %v", err)
@@ -82,40 +84,26 @@ func TestPressChord(t *testing.T) {
 	}
 	evalIn[chromedp.Void](t, tab, `document.getElementById('second').focus(); log.length = 0`)
 
-	press("a", "Shift+b", "C", "Digit1", "Shift+Digit3", "Space", "é")
-	if v := value(); v != "second:aBC1# é" {
-		t.Errorf("typed %q, want %q", v, "second:aBC1# é")
-	}
-
-	// Select all and delete, then undo and redo.
-	press("Control+A", "Backspace")
-	if v := value(); v != "second:" {
-		t.Errorf("after Control+A Backspace: %q, want the field empty", v)
-	}
-	press("Control+Z")
-	if v := value(); v != "second:aBC1# é" {
-		t.Errorf("after Control+Z: %q, want the text back", v)
-	}
-	press("Shift+Control+Z")
-	if v := value(); v != "second:" {
-		t.Errorf("after Shift+Control+Z: %q, want it deleted again", v)
-	}
-	press("x", "y", "ArrowLeft", "Backspace")
-	if v := value(); v != "second:y" {
-		t.Errorf("after x y ArrowLeft Backspace: %q, want second:y", v)
-	}
-	// Copy, cut and paste (headless Chromium's clipboard is its own).
-	press("Control+A", "Control+C", "End", "Control+V")
-	if v := value(); v != "second:yy" {
-		t.Errorf("after Control+A Control+C End Control+V: %q, want second:yy", v)
-	}
-	press("Control+A", "Control+X")
-	if v := value(); v != "second:" {
-		t.Errorf("after Control+A Control+X: %q, want the field empty", v)
-	}
-	press("Control+V", "Control+V", "Shift+ArrowLeft", "Delete")
-	if v := value(); v != "second:yyy" {
-		t.Errorf("after Control+V Control+V Shift+ArrowLeft Delete: %q, want second:yyy", v)
+	// Typing, select all and delete, undo and redo, copy, cut and paste
+	// (headless Chromium's clipboard is its own): each step's keys and the
+	// field after them.
+	for _, step := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"a", "Shift+b", "C", "Digit1", "Shift+Digit3", "Space", "é"}, "second:aBC1# é"},
+		{[]string{"Control+A", "Backspace"}, "second:"},
+		{[]string{"Control+Z"}, "second:aBC1# é"},
+		{[]string{"Shift+Control+Z"}, "second:"},
+		{[]string{"x", "y", "ArrowLeft", "Backspace"}, "second:y"},
+		{[]string{"Control+A", "Control+C", "End", "Control+V"}, "second:yy"},
+		{[]string{"Control+A", "Control+X"}, "second:"},
+		{[]string{"Control+V", "Control+V", "Shift+ArrowLeft", "Delete"}, "second:yyy"},
+	} {
+		press(step.keys...)
+		if v := value(); v != step.want {
+			t.Errorf("after %s: %q, want %q", strings.Join(step.keys, " "), v, step.want)
+		}
 	}
 
 	log := evalIn[[]keyLog](t, tab, `log`)
