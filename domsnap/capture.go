@@ -202,7 +202,8 @@ var StyleProperties = []string{
 	"display", "visibility", "opacity", "cursor", "pointer-events",
 	"overflow-x", "overflow-y", "position", "background-color", "z-index",
 	"clip", "clip-path", "padding-left", "padding-top", "float", "color",
-	"background-image",
+	"background-image", "filter", "-webkit-text-fill-color", "text-shadow",
+	"-webkit-text-stroke-width", "background-clip",
 }
 
 // Style is one computed-style tuple.
@@ -224,6 +225,15 @@ type Style struct {
 	Float           string `json:"float,omitempty"`
 	Color           string `json:"color,omitempty"`
 	BackgroundImage string `json:"backgroundImage,omitempty"`
+	// What decides whether text is seen beyond its colour and opacity:
+	// a filter's opacity(), the fill colour that overrides color, a
+	// shadow or stroke that draws the glyphs anyway, background-clip:
+	// text that paints them with the background.
+	Filter          string `json:"filter,omitempty"`
+	TextFillColor   string `json:"textFillColor,omitempty"`
+	TextShadow      string `json:"textShadow,omitempty"`
+	TextStrokeWidth string `json:"textStrokeWidth,omitempty"`
+	BackgroundClip  string `json:"backgroundClip,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -235,7 +245,8 @@ func StyleFromValues(v []string) Style {
 		}
 		return ""
 	}
-	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16)}
+	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16),
+		get(17), get(18), get(19), get(20), get(21)}
 }
 
 // Frame is one frame and its accessibility tree.

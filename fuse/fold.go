@@ -6,8 +6,8 @@ package fuse
 // outside the viewport (plus margin), with nothing in it for the occlusion
 // check to look at, it keeps the subtree's top line and folds what is below
 // into counts: how many lines there were, how many the uncovered pass would
-// keep, their roles, and what that pass would count as withheld or
-// clipped. The lines below go back to the builder for reuse.
+// keep, their roles, and what that pass would count as clipped. The lines
+// below go back to the builder for reuse.
 //
 // Folding only happens where the view pass would collapse the subtree
 // whatever else is on the page: fused mode, off-screen content collapsed or
@@ -24,8 +24,8 @@ type fold struct {
 	roles roleTally // roles of the kept lines (and of the lines, when merged)
 	marks marks     // named landmarks among the kept lines (summary.go)
 	dir   string    // where the lines lie (direction)
-	// withheld and clipped are what the uncovered pass counts below.
-	withheld, clipped int
+	// clipped is what the uncovered pass counts below.
+	clipped int
 }
 
 // tally adds what folded node n and the lines below it count to into:
@@ -113,7 +113,7 @@ func (b *builder) maybeFold(n *Node) {
 	if !b.folding || len(n.Children) == 0 || n.elided != nil || n.fold != nil || n.status.inView {
 		return
 	}
-	if n.Role == "text" || n.status.withheld || n.status.clipped || onlyWithheld(n) || b.v.direction(n) == "" {
+	if n.Role == "text" || n.status.clipped || b.v.direction(n) == "" {
 		return
 	}
 	f := b.newFold()
@@ -126,7 +126,7 @@ func (b *builder) maybeFold(n *Node) {
 		b.v.counts = &inner
 		kept := b.v.uncovered(n.Children)
 		b.v.counts = outer
-		f.withheld, f.clipped = inner.Withheld, inner.Clipped
+		f.clipped = inner.Clipped
 		f.kept = keptNodes(kept)
 		f.tallyLines(kept)
 	}
@@ -139,7 +139,7 @@ func (b *builder) maybeFold(n *Node) {
 
 // add counts lines the uncovered pass leaves as they are into the fold,
 // with what the folds among them counted; false (the fold half done) at
-// the first line that pass would change: withheld, clipped or covered.
+// the first line that pass would change: clipped or covered.
 func (f *fold) add(ns []*Node) bool {
 	for _, n := range ns {
 		switch {
@@ -150,13 +150,12 @@ func (f *fold) add(ns []*Node) bool {
 			for r, c := range n.elided.Roles {
 				f.roles.add(r, c)
 			}
-		case n.status.withheld || n.status.clipped || n.status.occluded || onlyWithheld(n):
+		case n.status.clipped || n.status.occluded:
 			return false
 		case n.fold != nil:
 			f.nodes += n.fold.lines + n.fold.nodes
 			f.kept += n.fold.lines + n.fold.kept
 			n.fold.tally(n, f)
-			f.withheld += n.fold.withheld
 			f.clipped += n.fold.clipped
 		default:
 			f.nodes++
@@ -256,7 +255,6 @@ func (b *builder) merge(into, n *Node) {
 	f.lines += g.lines
 	f.nodes += g.nodes
 	f.kept += g.kept
-	f.withheld += g.withheld
 	f.clipped += g.clipped
 	if into.Role != n.Role {
 		into.Role = "group"

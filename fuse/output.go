@@ -20,6 +20,9 @@ type Observation struct {
 	Elements   []Element        `json:"elements"`
 	Screenshot *Screenshot      `json:"screenshot"`
 	Stats      Stats            `json:"stats"`
+	// Withheld is what the view left out as unseen, for audit: never in
+	// the YAML, whose note only counts it.
+	Withheld []WithheldItem `json:"withheld"`
 	// Regions are the targets the tree cannot describe; the caller takes
 	// the screenshot (AttachScreenshot).
 	Regions []Region `json:"-"`
@@ -71,9 +74,13 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	if elements == nil {
 		elements = []Element{}
 	}
+	withheld := t.Withheld
+	if withheld == nil {
+		withheld = []WithheldItem{}
+	}
 	return &Observation{
 		URL: c.URL, Title: c.Title, Viewport: c.Viewport, Mode: t.Mode,
-		Snapshot: yaml, Elements: elements, Regions: t.Regions,
+		Snapshot: yaml, Elements: elements, Regions: t.Regions, Withheld: withheld,
 		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
 	}
 }

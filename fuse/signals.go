@@ -343,7 +343,10 @@ func (b *builder) rolelessName(fd *frameData, ax *domsnap.AXNode, dom int) (stri
 		return clean(v), false
 	}
 	if ax.Name != "" {
-		return ax.Name, ax.NameFrom == "contents"
+		if ax.NameFrom == "contents" {
+			return b.seenName(fd, dom, ax.Name), true
+		}
+		return ax.Name, false
 	}
 	if t := b.textContent(fd, dom, roleless+1); t != "" {
 		return cutRunes(t, roleless), true
@@ -390,7 +393,7 @@ func (b *builder) textContent(fd *frameData, i, limit int) string {
 		}
 		n := &b.c.Documents[fd.doc].Nodes[k]
 		if n.Type == domsnap.TextNode {
-			if b.g.IsVisible(fd.doc, k) {
+			if b.g.IsVisible(fd.doc, k) && b.sightOf(fd.doc, k, false) == "" {
 				sb.WriteString(n.Value)
 				sb.WriteByte(' ')
 			}

@@ -125,7 +125,10 @@ type Tree struct {
 	Elements []Element
 	Counts   Counts
 	// Regions are targets with no node: the reason to attach a screenshot.
-	Regions  []Region
+	Regions []Region
+	// Withheld lists texts and images left out as unseen (the first
+	// maxWithheldItems; Counts.Withheld counts them all).
+	Withheld []WithheldItem
 	viewport layout.Box // for Find's "where"
 	view     *view      // for Locate
 }
@@ -239,6 +242,11 @@ type builder struct {
 	// lower-case tag names, and reasons by the signals they come from.
 	tags        map[string]string
 	reasonLists map[reasonKey][]string
+	// sights remember, per document and DOM node, whether a person sees
+	// it (withheld.go); hiddenWhy says why not; withheld lists what went.
+	sights    [][]uint8
+	hiddenWhy map[where]string
+	withheld  []WithheldItem
 }
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options, v *view) *builder {
@@ -380,8 +388,12 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		if sc.textCovered {
 			return nil
 		}
-		if dom >= 0 && unseenText(b.c, b.g, fd.doc, dom) {
-			b.counts.Withheld++
+		at := dom
+		if at < 0 {
+			at = b.generatedText(fd, ax) // ::before, ::after
+		}
+		if why := b.sightOf(fd.doc, at, false); why != "" {
+			b.withhold("text", why, ax.Name, fd.doc, at)
 			return nil
 		}
 		n := b.node()
@@ -416,8 +428,17 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		b.recycle(kept)
 		return nil
 	}
+	if imageRole(ax.Role) && dom >= 0 {
+		if why := b.sightOf(fd.doc, dom, true); why != "" {
+			b.withhold("image", why, ax.Name, fd.doc, dom)
+			return b.children(fd, i, dom, sc)
+		}
+	}
 	n := b.node()
 	n.Role, n.Name, n.States, n.Value, n.nameFrom = ax.Role, ax.Name, states(ax), value(ax), ax.NameFrom
+	if ax.NameFrom == "contents" {
+		n.Name = b.seenName(fd, dom, n.Name)
+	}
 	if ax.Role == "Iframe" {
 		n.Role = "iframe"
 		if st := b.frameState(fd, dom); st != "" {

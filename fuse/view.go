@@ -26,7 +26,6 @@ type status struct {
 	span     layout.Box // union of the node's and its descendants' boxes
 	hasSpan  bool
 	occluded bool
-	withheld bool // a text a person cannot see (withheld.go)
 	// checked: the occlusion check looks at the node's box (paintorder's
 	// Checks); inView: at its box or one below it.
 	checked, inView bool
@@ -138,6 +137,7 @@ func buildTree(c *domsnap.Capture, g *layout.Geometry, opts Options, fold bool) 
 		t.Regions = v.regions()
 	}
 	t.Counts = counts
+	t.Withheld = b.withheld
 	t.Counts.Kept = countNodes(roots)
 	t.Counts.Refs = len(t.Elements)
 	for _, el := range t.Elements {
@@ -187,10 +187,6 @@ func (v *view) lazyFull() []*Node {
 // box, the union box of its subtree, whether any of it is for the
 // occlusion check to look at, and whether clips hide it all.
 func (v *view) measure(n *Node) {
-	if n.Role == "text" && v.withheld(n) {
-		n.status.withheld = true
-		return
-	}
 	hasRaw, unseen := false, false
 	if n.at.ok {
 		raw, b, ok := v.g.Boxes(n.at.doc, n.at.dom)
@@ -229,11 +225,11 @@ func (v *view) checks(n *Node) bool {
 // occlusion asks, in tree order, which nodes something painted later
 // covers. A folded subtree holds nothing for it to look at.
 func (v *view) occlusion(n *Node) {
-	if n.status.withheld || n.fold != nil {
+	if n.fold != nil {
 		return
 	}
 	if v.checks(n) {
-		vd := v.ix.Check(n.at.doc, n.at.dom)
+		vd := v.coverCheck(n)
 		if vd.Approximate {
 			v.counts.Unchecked++
 		}
@@ -250,6 +246,22 @@ func (v *view) occlusion(n *Node) {
 	for _, c := range n.Children {
 		v.occlusion(c)
 	}
+}
+
+// coverCheck asks whether a node is covered: for a target, whether a
+// click reaches it (hit testing); for text and other content, whether
+// something opaque is painted over it. A clear overlay that takes clicks
+// hides no text; an opaque one that takes none hides it.
+func (v *view) coverCheck(n *Node) paintorder.Verdict {
+	d, i := n.at.doc, n.at.dom
+	switch {
+	case n.target != nil:
+		return v.ix.Check(d, i)
+	case n.Role == "text":
+		s := v.ix.TextSight(d, i)
+		return paintorder.Verdict{InViewport: true, Occluded: s.Reason == paintorder.SeenCovered, By: s.By, HasBy: s.HasBy}
+	}
+	return v.ix.PaintCheck(d, i)
 }
 
 func union(a, b layout.Box) layout.Box {
@@ -299,14 +311,6 @@ func (v *view) uncovered(ns []*Node) []*Node {
 	}
 	for k := 0; k < len(ns); k++ {
 		n := ns[k]
-		if n.status.withheld {
-			v.counts.Withheld++
-			continue
-		}
-		if onlyWithheld(n) {
-			v.counts.Withheld += len(n.Children)
-			continue
-		}
 		if n.status.clipped && n.target == nil || n.status.clipped && v.opts.Scope == "" {
 			clipped := 0
 			for ; k < len(ns) && ns[k].status.clipped; k++ {
@@ -319,7 +323,6 @@ func (v *view) uncovered(ns []*Node) []*Node {
 		}
 		if n.fold != nil {
 			// Done when it was folded: count what it found.
-			v.counts.Withheld += n.fold.withheld
 			v.counts.Clipped += n.fold.clipped
 			out = append(out, n)
 			continue

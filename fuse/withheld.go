@@ -1,36 +1,189 @@
 package fuse
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/paintorder"
 )
 
 // Hidden text. Chrome's AX tree already leaves out display:none,
-// visibility:hidden, hidden and aria-hidden content. Text it keeps but a
-// person cannot see is withheld here: text at opacity 0 or of zero size,
-// and text in the colour of the background behind it with nothing else
-// (an image, a background image, a canvas) painted there. The view says
-// once, with a count, that text was withheld. Text clipped away by an
-// overflow container is counted as clipped instead (the agent can scroll
-// to it), and screen-reader-only text (clipped to a pixel but announced)
-// stays: it is meant to be read.
+// visibility:hidden, hidden and aria-hidden content. What it keeps but a
+// person cannot see is withheld here, decided from what is painted
+// (paintorder's sight): text and images at an effective opacity near 0
+// (opacity and filters multiplied down the ancestors and the iframes
+// around), text of a clear colour, text whose colour stands out from what
+// is painted behind it by less than paintorder.MinContrast, glyphs too
+// small to read, and text or images of no area. Generated content
+// (::before, ::after) is judged like text, and a name taken from an
+// element's contents loses the hidden text and hidden images' alt in it.
+// The view says once, with a count, that text was withheld; the JSON
+// lists each (kind, reason, box, excerpt) for audit. Text clipped away by
+// an overflow container is counted as clipped instead (the agent can
+// scroll to it), and screen-reader-only text (clipped to a pixel but
+// announced) stays: it is meant to be read.
 
-// withheld reports whether a text line's text is hidden from sight.
-func (v *view) withheld(n *Node) bool {
-	if n.Role != "text" || !n.at.ok || v.opts.Mode != ModeFused {
-		return false
+// WithheldItem is one text or image the view left out as unseen.
+type WithheldItem struct {
+	Kind    string      `json:"kind"` // text, image
+	Reason  string      `json:"reason"`
+	Box     *[4]float64 `json:"box"`
+	Excerpt string      `json:"excerpt"`
+}
+
+// maxWithheldItems bounds the audit list (a hostile page can hide
+// thousands of texts); the count goes on.
+const maxWithheldItems = 200
+
+// sight memo values, per DOM node.
+const (
+	sightUnknown uint8 = iota
+	sightSeen
+	sightHidden // reason in builder.hiddenWhy
+	sightListed // hidden, and counted and listed once (withhold)
+)
+
+// sightOf returns why DOM node dom of document doc is not seen ("" when
+// it is): a text node or a pseudo element's generated text (image:
+// false), or an image (image: true). Covers are left to the occlusion
+// check.
+func (b *builder) sightOf(doc, dom int, image bool) string {
+	if b.axOnly || doc < 0 || doc >= len(b.c.Documents) || dom < 0 || dom >= len(b.c.Documents[doc].Nodes) {
+		return ""
 	}
-	d, i := n.at.doc, n.at.dom
-	nodes := v.c.Documents[d].Nodes
-	if nodes[i].Type != domsnap.TextNode || nodes[i].Layout == nil {
-		return false
+	if b.sights == nil {
+		b.sights = make([][]uint8, len(b.c.Documents))
 	}
-	// Text at opacity 0 or of no area never got here: the builder
-	// dropped it before lines joined.
-	return v.sameColour(d, i)
+	memo := b.sights[doc]
+	if memo == nil {
+		memo = make([]uint8, len(b.c.Documents[doc].Nodes))
+		b.sights[doc] = memo
+	}
+	switch memo[dom] {
+	case sightSeen:
+		return ""
+	case sightUnknown:
+		reason := b.judge(doc, dom, image)
+		memo[dom] = sightSeen
+		if reason != "" {
+			memo[dom] = sightHidden
+			if b.hiddenWhy == nil {
+				b.hiddenWhy = map[where]string{}
+			}
+			b.hiddenWhy[where{doc, dom, true}] = reason
+		}
+		return reason
+	}
+	return b.hiddenWhy[where{doc, dom, true}]
+}
+
+func (b *builder) judge(doc, dom int, image bool) string {
+	if image {
+		s := b.v.ix.ImageSight(doc, dom)
+		if s.Seen || s.Reason == paintorder.SeenCovered {
+			return ""
+		}
+		return s.Reason
+	}
+	if unseenText(b.c, b.g, doc, dom) {
+		return paintorder.SeenTransparent
+	}
+	if noArea(b.c, b.g, doc, dom) {
+		return paintorder.SeenNoArea
+	}
+	s := b.v.ix.TextSight(doc, dom)
+	if s.Seen || s.Reason == paintorder.SeenCovered {
+		return ""
+	}
+	return s.Reason
+}
+
+// withhold counts one unseen text or image, and lists it, once however
+// many names it was cut from.
+func (b *builder) withhold(kind, reason, text string, doc, dom int) {
+	if memo := b.sights[doc]; memo[dom] == sightListed {
+		return
+	} else {
+		memo[dom] = sightListed
+	}
+	b.counts.Withheld++
+	if len(b.withheld) >= maxWithheldItems {
+		return
+	}
+	item := WithheldItem{Kind: kind, Reason: reason, Excerpt: cutRunes(clean(text), 60)}
+	if box, ok := b.g.Box(doc, dom); ok {
+		item.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
+	}
+	b.withheld = append(b.withheld, item)
+}
+
+// generatedText finds the pseudo element whose generated text AX node i
+// is (Chrome gives such text no DOM node of its own): -1 when none.
+func (b *builder) generatedText(fd *frameData, ax *domsnap.AXNode) int {
+	if ax.Parent == "" {
+		return -1
+	}
+	p, ok := fd.byID.get(ax.Parent)
+	if !ok {
+		return -1
+	}
+	dom := b.domIndex(fd, fd.f.AXNodes[p].Backend)
+	if dom < 0 || b.c.Documents[fd.doc].Nodes[dom].PseudoType == "" {
+		return -1
+	}
+	return dom
+}
+
+// seenName drops from a name taken from contents the texts and image alts
+// inside DOM node dom that a person cannot see.
+func (b *builder) seenName(fd *frameData, dom int, name string) string {
+	if b.axOnly || dom < 0 || fd.doc < 0 || name == "" {
+		return name
+	}
+	doc := &b.c.Documents[fd.doc]
+	end := int(b.g.Docs[fd.doc].End[dom])
+	if end-dom > 4096 {
+		return name // a whole page named from contents: leave it
+	}
+	cut := false
+	for k := dom + 1; k <= end && k < len(doc.Nodes); k++ {
+		n := &doc.Nodes[k]
+		var hidden, kind, reason string
+		switch {
+		case n.Type == domsnap.TextNode && n.Layout != nil:
+			if why := b.sightOf(fd.doc, k, false); why != "" {
+				hidden, kind, reason = n.Value, "text", why
+			}
+		case n.Name == "IMG":
+			if alt, ok := n.Attr("alt"); ok && alt != "" {
+				if why := b.sightOf(fd.doc, k, true); why != "" {
+					hidden, kind, reason = alt, "image", why
+				}
+			}
+		}
+		if h := clean(hidden); h != "" {
+			if j := strings.Index(name, h); j >= 0 {
+				name, cut = name[:j]+" "+name[j+len(h):], true
+				b.withhold(kind, reason, h, fd.doc, k)
+			}
+		}
+	}
+	if cut {
+		name = clean(name)
+	}
+	return name
+}
+
+// withheldNote says, once, how much text was withheld.
+func withheldNote(n int) *Node {
+	return &Node{Role: "note", Text: plural(n, "text") + " withheld as unseen (transparent, in the colour behind them, too small, or of no area)"}
+}
+
+// invisibleNote says, once, how many elements at opacity 0 that take no
+// pointer events lost their lines (layout's ghosts).
+func invisibleNote(n int) *Node {
+	return &Node{Role: "note", Text: plural(n, "element") + " withheld (opacity 0 and no pointer events, so neither seen nor clickable)"}
 }
 
 // unseenText: a laid-out text at opacity 0, or with no area in an element
@@ -44,139 +197,22 @@ func unseenText(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
 	if g.IsTangible(d, i) && !g.IsVisible(d, i) {
 		return true // opacity 0: laid out and reachable, not seen
 	}
-	return noArea(c, g, d, i) && noArea(c, g, d, int(nodes[i].Parent))
+	return false
 }
 
-// sameColour: the text's colour is the colour of the nearest opaque
-// background behind it, with no background image on the way and nothing
-// painted under it but boxes.
-func (v *view) sameColour(d, i int) bool {
-	doc := &v.c.Documents[d]
-	p := int(doc.Nodes[i].Parent)
-	st, ok := styleOf(doc, p)
-	if !ok {
-		return false
-	}
-	fg, ok := parseRGB(st.Color)
-	if !ok || fg.a < 1 {
-		return false
-	}
-	bg := rgba{255, 255, 255, 1} // the canvas, when nothing paints a background
-	for k := p; k >= 0; k = int(doc.Nodes[k].Parent) {
-		s, ok := styleOf(doc, k)
-		if !ok {
-			continue
-		}
-		if s.BackgroundImage != "" && s.BackgroundImage != "none" {
-			return false
-		}
-		if c, ok := parseRGB(s.BackgroundColor); ok && c.a > 0 {
-			if c.a < 1 {
-				return false // blended: leave it
-			}
-			bg = c
-			break
-		}
-	}
-	if d > 0 && bg == (rgba{255, 255, 255, 1}) {
-		return false // an iframe's backdrop is its parent's page
-	}
-	return fg.r == bg.r && fg.g == bg.g && fg.b == bg.b && !v.paintedUnder(d, i)
-}
-
-// paintedUnder reports pixels other than plain boxes under a text: an
-// image, video, canvas, svg, embedded frame or a background image.
-func (v *view) paintedUnder(d, i int) bool {
-	b := v.g.ShownBox(d, i)
-	if b.W <= 0 || b.H <= 0 {
-		return true // nowhere to look: do not withhold
-	}
-	found := false
-	v.ix.Under(d, b, func(node int) bool {
-		n := &v.c.Documents[d].Nodes[node]
-		switch n.Name {
-		case "IMG", "VIDEO", "CANVAS", "svg", "PICTURE", "EMBED", "OBJECT", "IFRAME":
-			found = true
-		default:
-			if s, ok := styleOf(&v.c.Documents[d], node); ok && s.BackgroundImage != "" && s.BackgroundImage != "none" {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-func styleOf(doc *domsnap.Document, i int) (*domsnap.Style, bool) {
-	if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i].Layout == nil {
-		return nil, false
-	}
-	s := doc.Nodes[i].Layout.Style
-	if s < 0 || s >= len(doc.Styles) {
-		return nil, false
-	}
-	return &doc.Styles[s], true
-}
-
-type rgba struct{ r, g, b, a float64 }
-
-// parseRGB reads Chrome's computed colours: rgb(r, g, b) and
-// rgba(r, g, b, a). Anything else (color(), keywords) is unknown.
-func parseRGB(s string) (rgba, bool) {
-	var inner string
-	switch {
-	case strings.HasPrefix(s, "rgba(") && strings.HasSuffix(s, ")"):
-		inner = s[5 : len(s)-1]
-	case strings.HasPrefix(s, "rgb(") && strings.HasSuffix(s, ")"):
-		inner = s[4 : len(s)-1]
-	default:
-		return rgba{}, false
-	}
-	parts := strings.Split(inner, ",")
-	if len(parts) != 3 && len(parts) != 4 {
-		return rgba{}, false
-	}
-	var v [4]float64
-	v[3] = 1
-	for k, p := range parts {
-		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return rgba{}, false
-		}
-		v[k] = f
-	}
-	return rgba{v[0], v[1], v[2], v[3]}, true
-}
-
-// withheldNote says, once, how much text was withheld.
-func withheldNote(n int) *Node {
-	return &Node{Role: "note", Text: plural(n, "text") + " withheld (hidden by opacity 0, zero size, or the colour of their background)"}
-}
-
-// invisibleNote says, once, how many elements at opacity 0 that take no
-// pointer events lost their lines (layout's ghosts).
-func invisibleNote(n int) *Node {
-	return &Node{Role: "note", Text: plural(n, "element") + " withheld (opacity 0 and no pointer events, so neither seen nor clickable)"}
-}
-
-// onlyWithheld: a line with no name, no ref, and nothing but withheld text
-// under it says nothing once the text is gone.
-func onlyWithheld(n *Node) bool {
-	if n.Name != "" || n.target != nil || n.Value != "" || len(n.Children) == 0 {
-		return false
-	}
-	for _, c := range n.Children {
-		if !c.status.withheld {
-			return false
-		}
-	}
-	return true
-}
-
-// noArea: a laid-out node whose box and line boxes have no area. Chrome's
+// noArea: a laid-out text node with no area in an element of none. Chrome's
 // AX tree can join several text nodes into one line of text and name the
 // first, which may be an empty one: its element must be empty too.
 func noArea(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
+	nodes := c.Documents[d].Nodes
+	if i < 0 || i >= len(nodes) || nodes[i].Type != domsnap.TextNode {
+		return false
+	}
+	return noBox(c, g, d, i) && noBox(c, g, d, int(nodes[i].Parent))
+}
+
+// noBox: a laid-out node whose box and line boxes have no area.
+func noBox(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
 	nodes := c.Documents[d].Nodes
 	if i < 0 || i >= len(nodes) || nodes[i].Layout == nil {
 		return false
@@ -195,3 +231,6 @@ func hasArea(fragments []domsnap.Rect) bool {
 	}
 	return false
 }
+
+// imageRole: Chrome's roles for images (img, and role="img").
+func imageRole(role string) bool { return role == "image" || role == "img" }

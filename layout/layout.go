@@ -46,6 +46,13 @@ type DocGeometry struct {
 	// base is the clip of the document as a whole: none for the top-level
 	// document, the iframe's content box for a child document.
 	base rect
+	// alpha is each node's effective opacity: the product of opacity and
+	// filter opacity() down its ancestors, and down the iframes that hold
+	// its document. baseAlpha and baseFlags are what the document's root
+	// inherits from its iframe.
+	alpha     []float32
+	baseAlpha float32
+	baseFlags uint8
 }
 
 // Node facts, one bit each.
@@ -69,6 +76,10 @@ const (
 	// (pointer-events: none, inherited): neither seen nor clickable, as a
 	// panel waiting to fade in is.
 	ghost
+	// sunk: inside a positioned element of negative z-index. Its layer
+	// paints under the normal flow of the stacking context around it,
+	// though DOMSnapshot numbers it after that flow.
+	sunk
 )
 
 // rect is a clip region; infinite sides mean "no clip on that side".
@@ -130,6 +141,8 @@ type styleFacts struct {
 	position      string
 	clipsAway     bool
 	zeroOpacity   bool
+	opacity       float32 // opacity times filter opacity()
+	negativeZ     bool
 	noPointer     bool // pointer-events: none
 	shown         bool // display is not none, visibility not hidden or collapse
 	clipX, clipY  bool // overflow clips its content on that axis
@@ -138,10 +151,16 @@ type styleFacts struct {
 
 func factsOf(st *domsnap.Style) styleFacts {
 	f := styleFacts{position: st.Position, clipsAway: clipsAway(st), clipX: clips(st.OverflowX), clipY: clips(st.OverflowY)}
+	f.opacity = 1
 	if st.Opacity != "" && st.Opacity != "1" {
-		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && op <= 0 {
-			f.zeroOpacity = true
+		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && finite(op) {
+			f.opacity = float32(math.Min(1, math.Max(0, op)))
 		}
+	}
+	f.opacity *= filterOpacity(st.Filter)
+	f.zeroOpacity = f.opacity <= 0
+	if z, err := strconv.Atoi(st.ZIndex); err == nil && z < 0 && st.Position != "" && st.Position != "static" {
+		f.negativeZ = true
 	}
 	f.noPointer = st.PointerEvents == "none"
 	f.shown = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse"
@@ -157,6 +176,10 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	dg := &g.Docs[d]
 	n := len(doc.Nodes)
 	dg.End, dg.flags, dg.clip, dg.boxes = make([]int32, n), make([]uint8, n), make([]int32, n), make([]Box, n)
+	dg.alpha = make([]float32, n)
+	if d == 0 {
+		dg.baseAlpha = 1
+	}
 	styles := make([]styleFacts, len(doc.Styles))
 	for k := range doc.Styles {
 		styles[k] = factsOf(&doc.Styles[k])
@@ -179,8 +202,9 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		if node.Type != domsnap.ElementNode {
 			position = "" // a text node's style is its parent's
 		}
+		dg.flags[i], dg.alpha[i] = dg.baseFlags, dg.baseAlpha
 		if p >= 0 {
-			dg.flags[i] = dg.flags[p] & (transparent | unseen)
+			dg.flags[i], dg.alpha[i] = dg.flags[p]&(transparent|unseen|sunk), dg.alpha[p]
 			switch position {
 			case "fixed":
 				clip = baseClip
@@ -197,6 +221,13 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 			abs[i] = abs[p]
 		}
 		positioned := position != "" && position != "static"
+		if node.Type == domsnap.ElementNode {
+			// A text node's style is its parent's: its opacity is counted.
+			dg.alpha[i] *= st.opacity
+			if st.negativeZ {
+				dg.flags[i] |= sunk
+			}
+		}
 		l := node.Layout
 		if l == nil {
 			continue
@@ -217,7 +248,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		}
 		dg.clip[i] = clip
 		shown := boxRect(box).intersect(dg.clips[clip]).box()
-		if st.zeroOpacity {
+		if st.zeroOpacity && node.Type == domsnap.ElementNode {
 			dg.flags[i] |= transparent
 		}
 		if dg.flags[i]&transparent != 0 && st.noPointer && node.Type == domsnap.ElementNode {
@@ -350,6 +381,9 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 	g.Docs[cd].OffsetX = content.x0 - finiteOr(child.ScrollX)
 	g.Docs[cd].OffsetY = content.y0 - finiteOr(child.ScrollY)
 	g.Docs[cd].base = content.intersect(clip)
+	// Opacity on the iframe hides its document as it hides any content.
+	g.Docs[cd].baseAlpha = g.Docs[d].alpha[i]
+	g.Docs[cd].baseFlags = g.Docs[d].flags[i] & (transparent | unseen)
 }
 
 // Box returns the viewport box of a node and whether it has one.
@@ -444,6 +478,19 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 	return out
 }
 
+// Alpha is a node's effective opacity, 0 to 1: opacity and filter
+// opacity() multiplied down its ancestors and the iframes that hold it.
+func (g *Geometry) Alpha(doc, node int) float64 {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].alpha) {
+		return 0
+	}
+	return float64(g.Docs[doc].alpha[node])
+}
+
+// IsSunk reports a node inside a positioned element of negative z-index,
+// painted under the normal flow around it.
+func (g *Geometry) IsSunk(doc, node int) bool { return g.has(doc, node, sunk) }
+
 // IsGhost reports an element at opacity 0 (or inside such an element)
 // that takes no pointer events: no one can see or click it.
 func (g *Geometry) IsGhost(doc, node int) bool { return g.has(doc, node, ghost) }
@@ -491,6 +538,33 @@ func finite(fs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// filterOpacity is the product of the opacity() functions in a computed
+// filter ("blur(2px) opacity(0.5)"): other functions change colour or
+// shape, not how much of the content shows.
+func filterOpacity(filter string) float32 {
+	op := float32(1)
+	for rest := filter; ; {
+		k := strings.Index(rest, "opacity(")
+		if k < 0 {
+			return op
+		}
+		rest = rest[k+len("opacity("):]
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return op
+		}
+		arg := strings.TrimSpace(rest[:end])
+		scale := 1.0
+		if strings.HasSuffix(arg, "%") {
+			arg, scale = strings.TrimSuffix(arg, "%"), 0.01
+		}
+		if f, err := strconv.ParseFloat(arg, 64); err == nil && finite(f) {
+			op *= float32(math.Min(1, math.Max(0, f*scale)))
+		}
+		rest = rest[end:]
+	}
 }
 
 // px reads a computed length such as "5px" (0 when it is not one).

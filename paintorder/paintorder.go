@@ -68,6 +68,9 @@ type Index struct {
 	// looked for and verdicts are marked approximate. Queries are not safe
 	// for concurrent use.
 	visits int
+	// paints holds each document's painting boxes, for what a person
+	// sees (sight.go), built when first asked.
+	paints []paintDoc
 }
 
 // maxVisits bounds the work of all occlusion queries on one index: real

@@ -195,7 +195,7 @@ func TestHiddenTextNeverPrinted(t *testing.T) {
 			t.Errorf("hidden %q printed:\n%s", s, out)
 		}
 	}
-	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "Sized", "Alone SR text", "- note: 7 texts withheld (",
+	for _, s := range []string{"Visible heading", "Revealed child", "Screen reader note", "Light on dark", "Sized", "Alone SR text", "- note: 7 texts withheld as unseen (",
 		"- note: 3 elements withheld (opacity 0 and no pointer events", `button "Upload a file" [ref=`} {
 		if !strings.Contains(out, s) {
 			t.Errorf("%q missing:\n%s", s, out)

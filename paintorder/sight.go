@@ -1,0 +1,521 @@
+package paintorder
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tidwall/rtree"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
+)
+
+// Sight: what a person sees, decided from what is painted rather than
+// from what takes clicks. For a point of a text the index stacks every
+// box that paints there, in paint order, across the iframes that hold
+// it: backgrounds under the text give the colour behind it; backgrounds,
+// images and videos over it dim or hide it. A text is seen where its
+// colour, at its effective opacity and through what is painted over it,
+// stands out from what is behind it.
+
+// Thresholds, chosen against the browser's own pixels (a text is seen
+// when making its colour transparent changes the screenshot by more than
+// 24 of 255 in some channel; see domsnap/chrome/pixels.go):
+//   - MinContrast: body text near 1.2:1 changes its pixels by about 22
+//     levels, under what the eye picks out; WCAG's lowest contrast for any
+//     text in use (placeholders, disabled labels) is far above it (2:1 and
+//     more).
+//   - MinAlpha: black at 5% over white is 242 of 255, 13 levels; over an
+//     image, where the colour behind is unknown, opacity is all there is.
+//   - CoverAlpha: paint over a text that lets less than half its contrast
+//     through (a dimmed modal backdrop) covers it, as a click-taking cover
+//     does for a target.
+const (
+	MinContrast = 1.2
+	MinAlpha    = 0.05
+	CoverAlpha  = 0.5
+)
+
+// Why a text or image is not seen.
+const (
+	SeenOK          = ""
+	SeenTransparent = "transparent"       // opacity, a filter, a clear colour
+	SeenSameColour  = "background colour" // its colour is the colour behind it
+	SeenCovered     = "covered"           // something opaque is painted over it
+	SeenTooSmall    = "too small"         // glyphs a few pixels high
+	SeenNoArea      = "no area"
+)
+
+// Sight is the verdict on one text or image.
+type Sight struct {
+	Seen   bool
+	Reason string
+	// By is what paints over it, when it is covered.
+	By    Hit
+	HasBy bool
+}
+
+// minGlyph is the height of a line box under which glyphs are specks
+// (font-size 1px or 2px), not text.
+const minGlyph = 3.0
+
+// paint kinds
+const (
+	paintColour  uint8 = iota // a background colour
+	paintPicture              // an image or video: opaque pixels of unknown colour
+	paintPattern              // a background image, canvas or svg: unknown, maybe clear
+)
+
+type paintEntry struct {
+	node  int32
+	kind  uint8
+	rank  int8 // 0 the document's canvas, 1 sunk (negative z-index), 2 the rest
+	order int64
+	c     RGBA // alpha times the node's effective opacity
+}
+
+// paintDoc holds one document's painting boxes, built on first use.
+type paintDoc struct {
+	built  bool
+	tree   rtree.RTreeG[paintEntry]
+	canvas RGBA // the root's background, propagated to the canvas
+	// hasCanvas: the root paints its canvas (a child document's canvas
+	// is clear unless it sets a background).
+	hasCanvas bool
+}
+
+func (ix *Index) paintDoc(d int) *paintDoc {
+	if ix.paints == nil {
+		ix.paints = make([]paintDoc, len(ix.c.Documents))
+	}
+	p := &ix.paints[d]
+	if !p.built {
+		p.built = true
+		ix.buildPaint(d, p)
+	}
+	return p
+}
+
+var pictures = map[string]bool{"IMG": true, "VIDEO": true, "EMBED": true, "OBJECT": true}
+
+func (ix *Index) buildPaint(d int, p *paintDoc) {
+	doc := &ix.c.Documents[d]
+	if d == 0 {
+		p.canvas, p.hasCanvas = White, true
+	}
+	htmlPaints := false
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if n.Type != domsnap.ElementNode || n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) || !ix.g.IsTangible(d, i) {
+			continue
+		}
+		a := ix.g.Alpha(d, i)
+		if a < 0.01 {
+			continue
+		}
+		st := &doc.Styles[n.Layout.Style]
+		bg, hasBg := ParseColour(st.BackgroundColor)
+		hasBg = hasBg && bg.A > 0
+		if n.Name == "HTML" || n.Name == "BODY" && !htmlPaints {
+			// The root's background (or the body's, when the root sets
+			// none) paints the whole canvas.
+			if n.Name == "HTML" {
+				htmlPaints = hasBg
+			}
+			if hasBg {
+				p.canvas, p.hasCanvas = over(bg, bg.A*a, p.canvas), true
+				if d > 0 && bg.A < 1 {
+					p.hasCanvas = false // blended with the page behind: leave it
+				}
+			}
+			continue
+		}
+		shown := ix.g.ShownBox(d, i)
+		if shown.W <= 0 || shown.H <= 0 {
+			continue
+		}
+		rank := int8(2)
+		if ix.g.IsSunk(d, i) {
+			rank = 1
+		}
+		e := paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder}
+		switch {
+		case pictures[n.Name]:
+			e.kind, e.c = paintPicture, RGBA{A: a}
+		case n.Name == "CANVAS" || n.Name == "svg" || st.BackgroundImage != "" && st.BackgroundImage != "none":
+			e.kind, e.c = paintPattern, RGBA{A: a}
+		case hasBg:
+			e.kind, e.c = paintColour, RGBA{bg.R, bg.G, bg.B, bg.A * a}
+		default:
+			continue
+		}
+		p.tree.Insert([2]float64{shown.X, shown.Y}, [2]float64{shown.X + shown.W, shown.Y + shown.H}, e)
+	}
+}
+
+// layer is a paint entry of some document.
+type layer struct {
+	doc int
+	e   paintEntry
+}
+
+// stack returns what paints at (x, y) under and over node (doc, i), each
+// in paint order, bottom first, through the iframes that hold doc. known
+// reports whether the bottom of under is opaque (a canvas).
+func (ix *Index) stack(doc, i int, x, y float64, depth int) (under, overIt []layer) {
+	if doc < 0 || doc >= len(ix.c.Documents) || depth > 32 {
+		return nil, nil
+	}
+	p := ix.paintDoc(doc)
+	if doc > 0 && !p.hasCanvas {
+		if o := ix.owner[doc]; o.Doc >= 0 {
+			// A clear canvas shows the page behind the iframe.
+			under, overIt = ix.stack(o.Doc, o.Node, x, y, depth+1)
+		}
+	}
+	if p.hasCanvas {
+		under = append(under[:0:0], layer{doc, paintEntry{node: -1, kind: paintColour, c: p.canvas}})
+		if doc > 0 {
+			if o := ix.owner[doc]; o.Doc >= 0 {
+				_, overIt = ix.stack(o.Doc, o.Node, x, y, depth+1)
+			}
+		}
+	}
+	nodes := ix.c.Documents[doc].Nodes
+	var order int64
+	if i >= 0 && i < len(nodes) && nodes[i].Layout != nil {
+		order = nodes[i].Layout.PaintOrder
+	}
+	sunk := ix.g.IsSunk(doc, i)
+	var below, above []layer
+	p.tree.Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e paintEntry) bool {
+		if x >= hi[0] || y >= hi[1] {
+			return true
+		}
+		if ix.visits++; ix.visits > maxVisits {
+			return false
+		}
+		if ix.paintsUnder(doc, i, order, sunk, e) {
+			below = append(below, layer{doc, e})
+		} else {
+			above = append(above, layer{doc, e})
+		}
+		return true
+	})
+	byPaint(below)
+	byPaint(above)
+	return append(under, below...), append(above, overIt...)
+}
+
+// paintsUnder: entry e paints before node i: an ancestor, a sunk layer
+// under the normal flow, an earlier layer, or a box of the node's own
+// layer (backgrounds paint before the layer's text).
+func (ix *Index) paintsUnder(doc, i int, order int64, sunk bool, e paintEntry) bool {
+	j := int(e.node)
+	switch {
+	case ix.g.Contains(doc, j, i):
+		return true
+	case ix.g.Contains(doc, i, j):
+		return false
+	case e.rank == 1 && !sunk:
+		return true
+	case sunk && e.rank == 2:
+		return false
+	}
+	return e.order <= order
+}
+
+func byPaint(ls []layer) {
+	sort.Slice(ls, func(a, b int) bool {
+		x, y := ls[a].e, ls[b].e
+		if x.rank != y.rank {
+			return x.rank < y.rank
+		}
+		if x.order != y.order {
+			return x.order < y.order
+		}
+		return x.node < y.node
+	})
+}
+
+// TextSight decides whether a person sees text node (doc, i), or the
+// generated content of pseudo element (doc, i), from its line boxes.
+func (ix *Index) TextSight(doc, i int) Sight {
+	if doc < 0 || doc >= len(ix.c.Documents) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
+		return Sight{Seen: true}
+	}
+	el := i
+	if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode {
+		el = int(n.Parent)
+	}
+	st, ok := ix.styleOf(doc, el)
+	if !ok {
+		return Sight{Seen: true}
+	}
+	frags := ix.g.Fragments(doc, i)
+	if len(frags) == 0 {
+		return Sight{Seen: true} // clipped or without lines: others decide
+	}
+	tall := false
+	for _, f := range frags {
+		tall = tall || f.H >= minGlyph
+	}
+	if !tall {
+		return Sight{Reason: SeenTooSmall}
+	}
+	fill, ok := ParseColour(st.TextFillColor)
+	if !ok {
+		if fill, ok = ParseColour(st.Color); !ok {
+			return Sight{Seen: true}
+		}
+	}
+	alpha := fill.A * ix.g.Alpha(doc, el)
+	drawn := ix.drawnOtherwise(doc, el, st)
+	if drawn {
+		alpha = ix.g.Alpha(doc, el)
+	}
+	var first Sight
+	for k, at := range samplePoints(frags) {
+		s := ix.sightAt(doc, i, at[0], at[1], fill, alpha, drawn)
+		if s.Seen {
+			return s
+		}
+		if k == 0 {
+			first = s
+		}
+	}
+	return first
+}
+
+// ImageSight decides whether a person sees image (doc, i): its opacity
+// and what is painted over it (its own pixels are not known).
+func (ix *Index) ImageSight(doc, i int) Sight {
+	if doc < 0 || doc >= len(ix.c.Documents) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
+		return Sight{Seen: true}
+	}
+	b, ok := ix.g.Box(doc, i)
+	if !ok {
+		return Sight{Seen: true}
+	}
+	if b.W <= 0 || b.H <= 0 {
+		return Sight{Reason: SeenNoArea}
+	}
+	shown := ix.g.ShownBox(doc, i)
+	if shown.W <= 0 || shown.H <= 0 {
+		return Sight{Seen: true} // clipped: others decide
+	}
+	var first Sight
+	for k, at := range samplePoints([]layout.Box{shown}) {
+		s := ix.sightAt(doc, i, at[0], at[1], RGBA{}, ix.g.Alpha(doc, i), true)
+		if s.Seen {
+			return s
+		}
+		if k == 0 {
+			first = s
+		}
+	}
+	return first
+}
+
+// sightAt decides at one point: paint a colour fill at alpha over what is
+// behind, then what is painted over, and compare with the same without
+// it. drawn: the glyphs are drawn by other means too (a shadow, a stroke,
+// the background clipped to the text), so only opacity and covers count.
+func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, drawn bool) Sight {
+	under, overIt := ix.stack(doc, i, x, y, 0)
+	bg, known := White, false
+	for _, l := range under {
+		switch {
+		case l.e.kind == paintColour && l.e.c.A >= 0.999:
+			bg, known = l.e.c, true
+		case l.e.kind == paintColour && known:
+			bg = over(l.e.c, l.e.c.A, bg)
+		case l.e.kind != paintColour && l.e.c.A >= MinAlpha:
+			known = false // pixels of unknown colour behind
+		}
+	}
+	with, without := over(fill, alpha, bg), bg
+	pass := 1.0 // how much of the text shows through what is over it
+	var s Sight
+	for _, l := range overIt {
+		a := l.e.c.A
+		switch l.e.kind {
+		case paintPattern:
+			continue // may well be clear where the text is
+		case paintPicture:
+			known = false
+		default:
+			with, without = over(l.e.c, a, with), over(l.e.c, a, without)
+		}
+		pass *= 1 - a
+		if pass < CoverAlpha && !s.HasBy {
+			s.By, s.HasBy = Hit{l.doc, int(l.e.node)}, true
+		}
+	}
+	switch {
+	case pass < CoverAlpha:
+		s.Reason = SeenCovered
+	case alpha*pass < MinAlpha:
+		s.Reason = SeenTransparent
+	case drawn || !known:
+		s.Seen = true
+	case Contrast(with, without) < MinContrast:
+		s.Reason = SeenSameColour
+	default:
+		s.Seen = true
+	}
+	if s.Seen || s.Reason != SeenCovered {
+		s.By, s.HasBy = Hit{}, false
+	}
+	return s
+}
+
+// drawnOtherwise: glyphs drawn without the fill colour: a text shadow or
+// stroke of some colour, or a background clipped to the text.
+func (ix *Index) drawnOtherwise(doc, el int, st *domsnap.Style) bool {
+	if visibleColourIn(st.TextShadow) {
+		return true
+	}
+	if w := strings.TrimSuffix(st.TextStrokeWidth, "px"); w != "" && w != "0" {
+		return true // the stroke's colour is not recorded: assume it shows
+	}
+	nodes := ix.c.Documents[doc].Nodes
+	for k, depth := el, 0; k >= 0 && depth < 64; k, depth = int(nodes[k].Parent), depth+1 {
+		s, ok := ix.styleOf(doc, k)
+		if !ok || !strings.Contains(s.BackgroundClip, "text") {
+			continue
+		}
+		bg, _ := ParseColour(s.BackgroundColor)
+		return bg.A > 0 || s.BackgroundImage != "" && s.BackgroundImage != "none"
+	}
+	return false
+}
+
+// visibleColourIn: a computed shadow list holds a colour that is not
+// clear ("rgb(0, 0, 0) 0px 0px 3px, rgba(0, 0, 0, 0) 1px 1px 0px").
+func visibleColourIn(shadow string) bool {
+	if shadow == "" || shadow == "none" {
+		return false
+	}
+	for rest := shadow; ; {
+		k := strings.Index(rest, "rgb")
+		if k < 0 {
+			return false
+		}
+		rest = rest[k:]
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return false
+		}
+		if c, ok := ParseColour(rest[:end+1]); ok && c.A >= MinAlpha {
+			return true
+		}
+		rest = rest[end+1:]
+	}
+}
+
+// samplePoints are where a text is looked at: three points along the
+// middle of each of its first four line boxes.
+func samplePoints(frags []layout.Box) [][2]float64 {
+	var out [][2]float64
+	for k, f := range frags {
+		if k == 4 {
+			break
+		}
+		y := f.Y + f.H/2
+		for _, t := range []float64{0.5, 1.0 / 6, 5.0 / 6} {
+			out = append(out, [2]float64{f.X + f.W*t, y})
+		}
+	}
+	return out
+}
+
+func (ix *Index) styleOf(doc, i int) (*domsnap.Style, bool) {
+	d := &ix.c.Documents[doc]
+	if i < 0 || i >= len(d.Nodes) || d.Nodes[i].Layout == nil {
+		return nil, false
+	}
+	s := d.Nodes[i].Layout.Style
+	if s < 0 || s >= len(d.Styles) {
+		return nil, false
+	}
+	return &d.Styles[s], true
+}
+
+// PaintCheck measures whether what is painted over node (doc, i) hides it
+// from sight, for content that takes no clicks (text, headings, images):
+// the same Verdict as Check, but the covers are the boxes painted over it
+// that let less than CoverAlpha through, whether or not they take pointer
+// events. A clear overlay that takes clicks does not hide what is under it;
+// an opaque one that takes none does.
+func (ix *Index) PaintCheck(doc, i int) Verdict {
+	var v Verdict
+	view, ok := ix.checkedArea(doc, i)
+	if !ok {
+		return v
+	}
+	v.InViewport = true
+	pieces := []layout.Box{view}
+	ix.eachPaintCover(doc, i, view, func(_ Hit, b layout.Box) bool {
+		pieces = subtract(pieces, b)
+		return len(pieces) > 0 && len(pieces) <= maxPieces
+	})
+	total := 0.0
+	for _, p := range pieces {
+		total += p.W * p.H
+	}
+	v.Fraction = total / (view.W * view.H)
+	if len(pieces) > maxPieces {
+		v.Fraction = 1 // too cut up to be hidden
+	}
+	cx, cy := view.X+view.W/2, view.Y+view.H/2
+	if total < minArea && len(pieces) <= maxPieces {
+		v.Occluded, v.Fraction = true, 0
+		ix.eachPaintCover(doc, i, layout.Box{X: cx, Y: cy}, func(h Hit, _ layout.Box) bool {
+			v.By, v.HasBy = h, true
+			return false
+		})
+		return v
+	}
+	v.Point = [2]float64{cx, cy}
+	return v
+}
+
+// eachPaintCover calls f with the boxes painted over node (doc, i) that
+// cover it (less than CoverAlpha shows through), within area, up the
+// chain of iframes, topmost document first, until f returns false.
+func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(Hit, layout.Box) bool) {
+	type level struct{ doc, i int }
+	var chain []level
+	for d, k, depth := doc, i, 0; d >= 0 && depth < 32; depth++ {
+		chain = append(chain, level{d, k})
+		o := ix.owner[d]
+		if d == 0 || o.Doc < 0 {
+			break
+		}
+		d, k = o.Doc, o.Node
+	}
+	for c := len(chain) - 1; c >= 0; c-- {
+		d, k := chain[c].doc, chain[c].i
+		nodes := ix.c.Documents[d].Nodes
+		if k < 0 || k >= len(nodes) || nodes[k].Layout == nil {
+			continue
+		}
+		order, sunk := nodes[k].Layout.PaintOrder, ix.g.IsSunk(d, k)
+		goOn := true
+		ix.paintDoc(d).tree.Search([2]float64{area.X, area.Y}, [2]float64{area.X + area.W, area.Y + area.H}, func(lo, hi [2]float64, e paintEntry) bool {
+			if ix.visits++; ix.visits > maxVisits {
+				goOn = false
+				return false
+			}
+			if e.kind == paintPattern || e.c.A <= 1-CoverAlpha || ix.g.Contains(d, k, int(e.node)) || ix.paintsUnder(d, k, order, sunk, e) {
+				return true
+			}
+			goOn = f(Hit{d, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
+			return goOn
+		})
+		if !goOn {
+			return
+		}
+	}
+}
