@@ -86,7 +86,61 @@ func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Sign
 	s.AppRoot, s.CursorStart, s.Delegated = f.has(dom, appRoot), f.has(dom, cursorStart), f.has(dom, delegated)
 	s.Label = s.Tag == "label" && b.wrapsHiddenControl(fd, dom)
 	s.Scrollable = f.has(dom, scrolls)
+	b.sortable(fd, n, dom, &s)
 	return s
+}
+
+// sortable: a list whose own press listener serves its items (jQuery UI
+// sortable binds mousedown on the <ul>) makes each item that holds no
+// control of its own a target, and is no target itself: its name would
+// swallow theirs.
+func (b *builder) sortable(fd *frameData, n *domsnap.Node, dom int, s *index.Signals) {
+	switch s.Tag {
+	case "li":
+		if p := int(n.Parent); p >= 0 && b.pressList(fd, p) && !b.holdsControl(fd, dom) {
+			s.Sortable = true
+		}
+	case "ul", "ol":
+		if b.pressList(fd, dom) {
+			s.Listeners, s.AppRoot = nil, true
+		}
+	}
+}
+
+// pressList: a <ul> or <ol> with a press listener of its own and items.
+func (b *builder) pressList(fd *frameData, dom int) bool {
+	n := &b.c.Documents[fd.doc].Nodes[dom]
+	if n.Name != "UL" && n.Name != "OL" || !hasPress(n.Listeners) {
+		return false
+	}
+	for _, k := range b.domKids(fd, dom) {
+		if b.c.Documents[fd.doc].Nodes[k].Name == "LI" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPress(types []string) bool {
+	for _, t := range types {
+		switch t {
+		case "mousedown", "pointerdown", "touchstart":
+			return true
+		}
+	}
+	return false
+}
+
+// holdsControl: a link, button or field inside the element (the first
+// few dozen nodes looked at): that is the target, not the item.
+func (b *builder) holdsControl(fd *frameData, dom int) bool {
+	end := int(b.g.Docs[fd.doc].End[dom])
+	for k := dom + 1; k <= end && k <= dom+64; k++ {
+		if targetSignal(&b.c.Documents[fd.doc].Nodes[k], false) {
+			return true
+		}
+	}
+	return false
 }
 
 // domFacts are per-document DOM signals that need the tree around a node,

@@ -19,6 +19,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/paintorder"
 )
 
 // Modes of the observation.
@@ -374,6 +375,9 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		return b.children(fd, i, dom, sc)
 	}
 	if ax.Ignored {
+		if n := b.ariaHiddenTarget(fd, i, dom, sc); n != nil {
+			return n
+		}
 		if !hiddenReason(ax.IgnoredReasons) {
 			if n := b.roleless(fd, i, dom, sc); n != nil {
 				return n
@@ -393,7 +397,11 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 			at = b.generatedText(fd, ax) // ::before, ::after
 		}
 		if why := b.sightOf(fd.doc, at, false); why != "" {
-			b.withhold("text", why, ax.Name, fd.doc, at)
+			kind := "text"
+			if at != dom {
+				kind = "generated" // ::before, ::after content
+			}
+			b.withhold(kind, why, ax.Name, fd.doc, at)
 			return nil
 		}
 		n := b.node()
@@ -463,6 +471,19 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	if dom >= 0 && n.Name == "" && index.OnlyFromDOM(reasons) && reasons[0] != "scrollable" {
 		n.Name, covers = b.rolelessName(fd, ax, dom)
 	}
+	if b.unseenElement(fd, ax, dom) {
+		// No one sees it, so no one sees its name; a target of that kind
+		// (a button in a clear iframe) is no place to click.
+		if n.Name != "" {
+			b.withhold("name", paintorder.SeenTransparent, n.Name, fd.doc, dom)
+		}
+		n.Name = ""
+		if len(reasons) > 0 {
+			b.counts.Invisible++
+			b.recycle([]*Node{n})
+			return b.children(fd, i, dom, sc)
+		}
+	}
 	sc = b.markTarget(n, fd, i, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
 	if !leafRole(ax.Role) {
@@ -471,8 +492,8 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 		withheld := b.counts.Withheld
 		n.Children = b.children(fd, i, dom, sc)
-		if len(n.Children) == 0 && b.counts.Withheld > withheld && n.Name == "" && n.Value == "" && n.target == nil {
-			return nil // it held only text no one can see
+		if len(n.Children) == 0 && n.Name == "" && n.Value == "" && n.target == nil && (b.counts.Withheld > withheld || b.unseenElement(fd, ax, dom)) {
+			return nil // it held only what no one can see
 		}
 	}
 	return b.one(n)
@@ -926,7 +947,7 @@ type reasonKey struct {
 	role                                                string
 	href, focusable, editable, clickable, root, appRoot bool
 	cursorStart, delegated, scrollable, label           bool
-	draggable                                           bool
+	draggable, sortable                                 bool
 }
 
 // reasons is index.Reasons, one shared list per distinct signals (the
@@ -936,7 +957,7 @@ func (b *builder) reasons(s index.Signals) []string {
 	if len(s.Listeners) > 0 {
 		return index.Reasons(s)
 	}
-	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label, s.Draggable}
+	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label, s.Draggable, s.Sortable}
 	r, ok := b.reasonLists[k]
 	if !ok {
 		r = index.Reasons(s)

@@ -26,7 +26,7 @@ import (
 
 // WithheldItem is one text or image the view left out as unseen.
 type WithheldItem struct {
-	Kind    string      `json:"kind"` // text, image
+	Kind    string      `json:"kind"` // text, generated (::before, ::after), image, name
 	Reason  string      `json:"reason"`
 	Box     *[4]float64 `json:"box"`
 	Excerpt string      `json:"excerpt"`
@@ -130,7 +130,7 @@ func (b *builder) generatedText(fd *frameData, ax *domsnap.AXNode) int {
 	}
 	dom := b.domIndex(fd, fd.f.AXNodes[p].Backend)
 	if dom < 0 || b.c.Documents[fd.doc].Nodes[dom].PseudoType == "" {
-		return -1
+		return -1 // (a viewport capture has no generated text at all)
 	}
 	return dom
 }
@@ -180,10 +180,11 @@ func withheldNote(n int) *Node {
 	return &Node{Role: "note", Text: plural(n, "text") + " withheld as unseen (transparent, in the colour behind them, too small, or of no area)"}
 }
 
-// invisibleNote says, once, how many elements at opacity 0 that take no
-// pointer events lost their lines (layout's ghosts).
+// invisibleNote says, once, how many elements no one sees lost their
+// lines: layout's ghosts (opacity 0, no pointer events) and targets at an
+// opacity near 0 that nothing seen names.
 func invisibleNote(n int) *Node {
-	return &Node{Role: "note", Text: plural(n, "element") + " withheld (opacity 0 and no pointer events, so neither seen nor clickable)"}
+	return &Node{Role: "note", Text: plural(n, "element") + " withheld (at opacity 0 or near it, so no one sees them)"}
 }
 
 // unseenText: a laid-out text at opacity 0, or with no area in an element
@@ -231,6 +232,18 @@ func hasArea(fragments []domsnap.Rect) bool {
 	}
 	return false
 }
+
+// unseenElement: an element at an effective opacity no one sees (under
+// paintorder.MinAlpha) whose name does not come from something seen
+// elsewhere (a label: the clear file input laid over its label).
+func (b *builder) unseenElement(fd *frameData, ax *domsnap.AXNode, dom int) bool {
+	return dom >= 0 && !b.axOnly && !labelNamed[ax.NameFrom] &&
+		b.c.Documents[fd.doc].Nodes[dom].Type == domsnap.ElementNode && b.g.Alpha(fd.doc, dom) < paintorder.MinAlpha
+}
+
+// labelNamed are the name sources that are another element: a label
+// around or for the control, aria-labelledby.
+var labelNamed = map[string]bool{"relatedElement": true, "labelwrapped": true, "labelfor": true}
 
 // imageRole: Chrome's roles for images (img, and role="img").
 func imageRole(role string) bool { return role == "image" || role == "img" }

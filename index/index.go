@@ -89,6 +89,9 @@ type Signals struct {
 	// Label: a label wrapping a control that cannot be clicked itself (a
 	// hidden input behind a styled switch): the label is the target.
 	Label bool
+	// Sortable: an item of a list that takes presses (mousedown,
+	// pointerdown, touchstart) for its items: a list reordered by drag.
+	Sortable bool
 }
 
 // Reasons returns why an element is interactive, empty when it is not.
@@ -128,6 +131,9 @@ func Reasons(s Signals) []string {
 	if s.Label {
 		r = append(r, "label")
 	}
+	if s.Sortable {
+		r = append(r, "sortable")
+	}
 	if s.CursorStart {
 		r = append(r, "cursor:pointer")
 	}
@@ -145,7 +151,7 @@ func Reasons(s Signals) []string {
 // focusability.
 func OnlyFromDOM(reasons []string) bool {
 	for _, r := range reasons {
-		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "draggable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" {
+		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "draggable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" && r != "sortable" {
 			return false
 		}
 	}

@@ -452,6 +452,33 @@ func (g *Geometry) IsUnseen(doc, node int) bool { return g.has(doc, node, unseen
 // display:none, visibility:hidden, opacity 0, nor of zero area).
 func (g *Geometry) IsVisible(doc, node int) bool { return g.has(doc, node, visible) }
 
+// FragmentsInto appends a text node's line boxes, as Fragments gives
+// them, to buf (up to max of them), allocating nothing when buf has room.
+func (g *Geometry) FragmentsInto(buf []Box, doc, node, max int) []Box {
+	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
+		return buf
+	}
+	l := g.c.Documents[doc].Nodes[node].Layout
+	if l == nil {
+		return buf
+	}
+	dg := &g.Docs[doc]
+	clip := boxRect(dg.shown(node).box())
+	for _, f := range l.Fragments {
+		if len(buf) >= max {
+			break
+		}
+		if !finite(f.X, f.Y, f.W, f.H) {
+			continue
+		}
+		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(clip).box()
+		if b.W > 0 && b.H > 0 {
+			buf = append(buf, b)
+		}
+	}
+	return buf
+}
+
 // Fragments returns a text node's line boxes in viewport coordinates,
 // clipped like the node.
 func (g *Geometry) Fragments(doc, node int) []Box {

@@ -71,6 +71,12 @@ type Index struct {
 	// paints holds each document's painting boxes, for what a person
 	// sees (sight.go), built when first asked.
 	paints []paintDoc
+	// colourMemo holds each document's style colours, parsed as asked;
+	// the scratch slices hold the paint stacks sight builds, reused.
+	colourMemo                               [][]styleColours
+	colourDone                               [][]bool
+	textClip                                 []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
+	scratchUnder, scratchAbove, scratchLevel []layer
 }
 
 // maxVisits bounds the work of all occlusion queries on one index: real

@@ -1,7 +1,6 @@
 package paintorder
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/tidwall/rtree"
@@ -74,6 +73,55 @@ type paintEntry struct {
 	c     RGBA // alpha times the node's effective opacity
 }
 
+// styleColours are what sight reads of one computed-style tuple, parsed
+// once.
+type styleColours struct {
+	fill, bg       RGBA
+	fillOK, bgOK   bool
+	pattern        bool // a background image
+	shadow, stroke bool // glyphs drawn by a shadow or stroke
+	clipText       bool // background-clip: text
+}
+
+func coloursOf(st *domsnap.Style) styleColours {
+	var c styleColours
+	if c.fill, c.fillOK = ParseColour(st.TextFillColor); !c.fillOK {
+		c.fill, c.fillOK = ParseColour(st.Color)
+	}
+	c.bg, c.bgOK = ParseColour(st.BackgroundColor)
+	c.bgOK = c.bgOK && c.bg.A > 0
+	c.pattern = st.BackgroundImage != "" && st.BackgroundImage != "none"
+	c.shadow = visibleColourIn(st.TextShadow)
+	w := strings.TrimSuffix(st.TextStrokeWidth, "px")
+	c.stroke = w != "" && w != "0"
+	c.clipText = strings.Contains(st.BackgroundClip, "text")
+	return c
+}
+
+// colours returns node i's parsed style colours.
+func (ix *Index) colours(doc, i int) (*styleColours, bool) {
+	d := &ix.c.Documents[doc]
+	if i < 0 || i >= len(d.Nodes) || d.Nodes[i].Layout == nil {
+		return nil, false
+	}
+	s := d.Nodes[i].Layout.Style
+	if s < 0 || s >= len(d.Styles) {
+		return nil, false
+	}
+	if ix.colourMemo == nil {
+		ix.colourMemo = make([][]styleColours, len(ix.c.Documents))
+		ix.colourDone = make([][]bool, len(ix.c.Documents))
+	}
+	if ix.colourMemo[doc] == nil {
+		ix.colourMemo[doc] = make([]styleColours, len(d.Styles))
+		ix.colourDone[doc] = make([]bool, len(d.Styles))
+	}
+	if !ix.colourDone[doc][s] {
+		ix.colourMemo[doc][s], ix.colourDone[doc][s] = coloursOf(&d.Styles[s]), true
+	}
+	return &ix.colourMemo[doc][s], true
+}
+
 // paintDoc holds one document's painting boxes, built on first use.
 type paintDoc struct {
 	built  bool
@@ -113,9 +161,8 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 		if a < 0.01 {
 			continue
 		}
-		st := &doc.Styles[n.Layout.Style]
-		bg, hasBg := ParseColour(st.BackgroundColor)
-		hasBg = hasBg && bg.A > 0
+		sc, _ := ix.colours(d, i)
+		bg, hasBg := sc.bg, sc.bgOK
 		if n.Name == "HTML" || n.Name == "BODY" && !htmlPaints {
 			// The root's background (or the body's, when the root sets
 			// none) paints the whole canvas.
@@ -142,7 +189,7 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 		switch {
 		case pictures[n.Name]:
 			e.kind, e.c = paintPicture, RGBA{A: a}
-		case n.Name == "CANVAS" || n.Name == "svg" || st.BackgroundImage != "" && st.BackgroundImage != "none":
+		case n.Name == "CANVAS" || n.Name == "svg" || sc.pattern:
 			e.kind, e.c = paintPattern, RGBA{A: a}
 		case hasBg:
 			e.kind, e.c = paintColour, RGBA{bg.R, bg.G, bg.B, bg.A * a}
@@ -160,51 +207,62 @@ type layer struct {
 }
 
 // stack returns what paints at (x, y) under and over node (doc, i), each
-// in paint order, bottom first, through the iframes that hold doc. known
-// reports whether the bottom of under is opaque (a canvas).
-func (ix *Index) stack(doc, i int, x, y float64, depth int) (under, overIt []layer) {
-	if doc < 0 || doc >= len(ix.c.Documents) || depth > 32 {
-		return nil, nil
-	}
-	p := ix.paintDoc(doc)
-	if doc > 0 && !p.hasCanvas {
-		if o := ix.owner[doc]; o.Doc >= 0 {
-			// A clear canvas shows the page behind the iframe.
-			under, overIt = ix.stack(o.Doc, o.Node, x, y, depth+1)
+// in paint order, bottom first, through the iframes that hold doc. The
+// slices are the index's scratch space, valid until the next call.
+func (ix *Index) stack(doc, i int, x, y float64) (under, overIt []layer) {
+	type level struct{ doc, i int }
+	var chainBuf [8]level
+	chain := chainBuf[:0]
+	for d, k := doc, i; d >= 0 && d < len(ix.c.Documents) && len(chain) < 32; {
+		chain = append(chain, level{d, k})
+		o := ix.owner[d]
+		if d == 0 || o.Doc < 0 {
+			break
 		}
+		d, k = o.Doc, o.Node
 	}
-	if p.hasCanvas {
-		under = append(under[:0:0], layer{doc, paintEntry{node: -1, kind: paintColour, c: p.canvas}})
-		if doc > 0 {
-			if o := ix.owner[doc]; o.Doc >= 0 {
-				_, overIt = ix.stack(o.Doc, o.Node, x, y, depth+1)
+	under, levels := ix.scratchUnder[:0], ix.scratchLevel[:0]
+	var bounds [33]int // levels[bounds[c]:bounds[c+1]] are chain[c]'s covers
+	for c := len(chain) - 1; c >= 0; c-- {
+		d, k := chain[c].doc, chain[c].i
+		p := ix.paintDoc(d)
+		if p.hasCanvas {
+			// An opaque canvas hides the page behind its iframe.
+			under = append(under[:0], layer{d, paintEntry{node: -1, kind: paintColour, c: p.canvas}})
+		}
+		nodes := ix.c.Documents[d].Nodes
+		var order int64
+		if k >= 0 && k < len(nodes) && nodes[k].Layout != nil {
+			order = nodes[k].Layout.PaintOrder
+		}
+		sunk := ix.g.IsSunk(d, k)
+		from := len(under)
+		bounds[c] = len(levels)
+		p.tree.Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e paintEntry) bool {
+			if x >= hi[0] || y >= hi[1] {
+				return true
 			}
-		}
-	}
-	nodes := ix.c.Documents[doc].Nodes
-	var order int64
-	if i >= 0 && i < len(nodes) && nodes[i].Layout != nil {
-		order = nodes[i].Layout.PaintOrder
-	}
-	sunk := ix.g.IsSunk(doc, i)
-	var below, above []layer
-	p.tree.Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e paintEntry) bool {
-		if x >= hi[0] || y >= hi[1] {
+			if ix.visits++; ix.visits > maxVisits {
+				return false
+			}
+			if ix.paintsUnder(d, k, order, sunk, e) {
+				under = append(under, layer{d, e})
+			} else if !ix.g.Contains(d, k, int(e.node)) {
+				levels = append(levels, layer{d, e})
+			}
 			return true
-		}
-		if ix.visits++; ix.visits > maxVisits {
-			return false
-		}
-		if ix.paintsUnder(doc, i, order, sunk, e) {
-			below = append(below, layer{doc, e})
-		} else {
-			above = append(above, layer{doc, e})
-		}
-		return true
-	})
-	byPaint(below)
-	byPaint(above)
-	return append(under, below...), append(above, overIt...)
+		})
+		byPaint(under[from:])
+		byPaint(levels[bounds[c]:])
+		bounds[c+1] = len(levels)
+	}
+	// Covers: the node's own document first, then each one around it.
+	overIt = ix.scratchAbove[:0]
+	for c := range chain {
+		overIt = append(overIt, levels[bounds[c]:bounds[c+1]]...)
+	}
+	ix.scratchUnder, ix.scratchAbove, ix.scratchLevel = under, overIt, levels
+	return under, overIt
 }
 
 // paintsUnder: entry e paints before node i: an ancestor, a sunk layer
@@ -225,17 +283,24 @@ func (ix *Index) paintsUnder(doc, i int, order int64, sunk bool, e paintEntry) b
 	return e.order <= order
 }
 
+// byPaint sorts a stack in paint order (insertion sort: stacks hold a
+// handful of boxes).
 func byPaint(ls []layer) {
-	sort.Slice(ls, func(a, b int) bool {
-		x, y := ls[a].e, ls[b].e
-		if x.rank != y.rank {
-			return x.rank < y.rank
+	for a := 1; a < len(ls); a++ {
+		for b := a; b > 0 && paintsBefore(ls[b].e, ls[b-1].e); b-- {
+			ls[b], ls[b-1] = ls[b-1], ls[b]
 		}
-		if x.order != y.order {
-			return x.order < y.order
-		}
-		return x.node < y.node
-	})
+	}
+}
+
+func paintsBefore(x, y paintEntry) bool {
+	if x.rank != y.rank {
+		return x.rank < y.rank
+	}
+	if x.order != y.order {
+		return x.order < y.order
+	}
+	return x.node < y.node
 }
 
 // TextSight decides whether a person sees text node (doc, i), or the
@@ -248,11 +313,12 @@ func (ix *Index) TextSight(doc, i int) Sight {
 	if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode {
 		el = int(n.Parent)
 	}
-	st, ok := ix.styleOf(doc, el)
-	if !ok {
+	sc, ok := ix.colours(doc, el)
+	if !ok || !sc.fillOK {
 		return Sight{Seen: true}
 	}
-	frags := ix.g.Fragments(doc, i)
+	var buf [4]layout.Box
+	frags := ix.g.FragmentsInto(buf[:0], doc, i, len(buf))
 	if len(frags) == 0 {
 		return Sight{Seen: true} // clipped or without lines: others decide
 	}
@@ -263,25 +329,22 @@ func (ix *Index) TextSight(doc, i int) Sight {
 	if !tall {
 		return Sight{Reason: SeenTooSmall}
 	}
-	fill, ok := ParseColour(st.TextFillColor)
-	if !ok {
-		if fill, ok = ParseColour(st.Color); !ok {
-			return Sight{Seen: true}
-		}
-	}
-	alpha := fill.A * ix.g.Alpha(doc, el)
-	drawn := ix.drawnOtherwise(doc, el, st)
-	if drawn {
-		alpha = ix.g.Alpha(doc, el)
+	alpha := ix.g.Alpha(doc, el)
+	drawn := ix.drawnOtherwise(doc, el, sc)
+	if !drawn {
+		alpha *= sc.fill.A
 	}
 	var first Sight
-	for k, at := range samplePoints(frags) {
-		s := ix.sightAt(doc, i, at[0], at[1], fill, alpha, drawn)
-		if s.Seen {
-			return s
-		}
-		if k == 0 {
-			first = s
+	for k := range frags {
+		f := frags[k]
+		for t, at := range [3]float64{0.5, 1.0 / 6, 5.0 / 6} {
+			s := ix.sightAt(doc, i, f.X+f.W*at, f.Y+f.H/2, sc.fill, alpha, drawn)
+			if s.Seen {
+				return s
+			}
+			if k == 0 && t == 0 {
+				first = s
+			}
 		}
 	}
 	return first
@@ -305,12 +368,12 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 		return Sight{Seen: true} // clipped: others decide
 	}
 	var first Sight
-	for k, at := range samplePoints([]layout.Box{shown}) {
-		s := ix.sightAt(doc, i, at[0], at[1], RGBA{}, ix.g.Alpha(doc, i), true)
+	for t, at := range [3]float64{0.5, 1.0 / 6, 5.0 / 6} {
+		s := ix.sightAt(doc, i, shown.X+shown.W*at, shown.Y+shown.H/2, RGBA{}, ix.g.Alpha(doc, i), true)
 		if s.Seen {
 			return s
 		}
-		if k == 0 {
+		if t == 0 {
 			first = s
 		}
 	}
@@ -322,7 +385,7 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 // it. drawn: the glyphs are drawn by other means too (a shadow, a stroke,
 // the background clipped to the text), so only opacity and covers count.
 func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, drawn bool) Sight {
-	under, overIt := ix.stack(doc, i, x, y, 0)
+	under, overIt := ix.stack(doc, i, x, y)
 	bg, known := White, false
 	for _, l := range under {
 		switch {
@@ -372,23 +435,37 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 
 // drawnOtherwise: glyphs drawn without the fill colour: a text shadow or
 // stroke of some colour, or a background clipped to the text.
-func (ix *Index) drawnOtherwise(doc, el int, st *domsnap.Style) bool {
-	if visibleColourIn(st.TextShadow) {
-		return true
+func (ix *Index) drawnOtherwise(doc, el int, sc *styleColours) bool {
+	if sc.shadow || sc.stroke {
+		return true // (a stroke's colour is not recorded: assume it shows)
 	}
-	if w := strings.TrimSuffix(st.TextStrokeWidth, "px"); w != "" && w != "0" {
-		return true // the stroke's colour is not recorded: assume it shows
+	if !ix.clipsText(doc) {
+		return false
 	}
 	nodes := ix.c.Documents[doc].Nodes
 	for k, depth := el, 0; k >= 0 && depth < 64; k, depth = int(nodes[k].Parent), depth+1 {
-		s, ok := ix.styleOf(doc, k)
-		if !ok || !strings.Contains(s.BackgroundClip, "text") {
-			continue
+		if c, ok := ix.colours(doc, k); ok && c.clipText {
+			return c.bgOK || c.pattern
 		}
-		bg, _ := ParseColour(s.BackgroundColor)
-		return bg.A > 0 || s.BackgroundImage != "" && s.BackgroundImage != "none"
 	}
 	return false
+}
+
+// clipsText: some style of the document clips a background to text.
+func (ix *Index) clipsText(doc int) bool {
+	if ix.textClip == nil {
+		ix.textClip = make([]int8, len(ix.c.Documents))
+	}
+	if ix.textClip[doc] == 0 {
+		ix.textClip[doc] = 1
+		for k := range ix.c.Documents[doc].Styles {
+			if strings.Contains(ix.c.Documents[doc].Styles[k].BackgroundClip, "text") {
+				ix.textClip[doc] = 2
+				break
+			}
+		}
+	}
+	return ix.textClip[doc] == 2
 }
 
 // visibleColourIn: a computed shadow list holds a colour that is not
@@ -412,34 +489,6 @@ func visibleColourIn(shadow string) bool {
 		}
 		rest = rest[end+1:]
 	}
-}
-
-// samplePoints are where a text is looked at: three points along the
-// middle of each of its first four line boxes.
-func samplePoints(frags []layout.Box) [][2]float64 {
-	var out [][2]float64
-	for k, f := range frags {
-		if k == 4 {
-			break
-		}
-		y := f.Y + f.H/2
-		for _, t := range []float64{0.5, 1.0 / 6, 5.0 / 6} {
-			out = append(out, [2]float64{f.X + f.W*t, y})
-		}
-	}
-	return out
-}
-
-func (ix *Index) styleOf(doc, i int) (*domsnap.Style, bool) {
-	d := &ix.c.Documents[doc]
-	if i < 0 || i >= len(d.Nodes) || d.Nodes[i].Layout == nil {
-		return nil, false
-	}
-	s := d.Nodes[i].Layout.Style
-	if s < 0 || s >= len(d.Styles) {
-		return nil, false
-	}
-	return &d.Styles[s], true
 }
 
 // PaintCheck measures whether what is painted over node (doc, i) hides it

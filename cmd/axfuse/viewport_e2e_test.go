@@ -66,10 +66,45 @@ func viewportDiff(full, view *fuse.Observation) string {
 			diffs = append(diffs, fmt.Sprintf("full: %s\nview: %s", x, y))
 		}
 	}
+	diffs = append(diffs, withheldDiff(full, view)...)
 	if len(diffs) > 5 {
 		diffs = append(diffs[:5], fmt.Sprintf("... %d more", len(diffs)-5))
 	}
 	return strings.Join(diffs, "\n")
+}
+
+// withheldInView lists what an observation withheld in the viewport, one
+// line each: kind, reason, excerpt. Generated content (::before, ::after)
+// is left out: the viewport capture has none (its AX fetch does not reach
+// it), so only the full capture can withhold it.
+func withheldInView(o *fuse.Observation) map[string]int {
+	out := map[string]int{}
+	for _, w := range o.Withheld {
+		b := w.Box
+		if w.Kind == "generated" || b == nil || b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[0] >= o.Viewport.Width || b[1] >= o.Viewport.Height {
+			continue
+		}
+		out[fmt.Sprintf("%s %s %q", w.Kind, w.Reason, w.Excerpt)]++
+	}
+	return out
+}
+
+// withheldDiff compares what both paths withheld in the viewport.
+func withheldDiff(full, view *fuse.Observation) []string {
+	a, b := withheldInView(full), withheldInView(view)
+	var diffs []string
+	for k, n := range a {
+		if b[k] != n {
+			diffs = append(diffs, fmt.Sprintf("withheld %s: full %d, view %d", k, n, b[k]))
+		}
+	}
+	for k, n := range b {
+		if _, ok := a[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("withheld %s: full 0, view %d", k, n))
+		}
+	}
+	slices.Sort(diffs)
+	return diffs
 }
 
 func checkViewportAgrees(t *testing.T, b *chrome.Browser, url string, scrollY int) {
@@ -105,7 +140,7 @@ func TestViewportCaptureAgreesOnTestPages(t *testing.T) {
 	for _, p := range testPages(t) {
 		t.Run(p.path, func(t *testing.T) { checkViewportAgrees(t, b, p.url, 0) })
 		// Scrolled into the middle of long pages: runs above and below.
-		if p.path == "big.html" || p.path == "shop.html" || p.path == "lists.html" {
+		if p.path == "big.html" || p.path == "shop.html" || p.path == "lists.html" || p.path == "sight-scroll.html" {
 			t.Run(p.path+"/scrolled", func(t *testing.T) { checkViewportAgrees(t, b, p.url, 1500) })
 		}
 	}

@@ -27,7 +27,8 @@ import (
 // nothing of axfuse's visibility model is used to judge axfuse's model.
 
 // TextProbe is one text node to test: the frame of its document (as the
-// capture has it), its backend id, the backend id of its parent element
+// capture has it), its backend id (the caller's to match verdicts by; the
+// pixels need only its parent), the backend id of its parent element
 // (whose inline style is toggled; a shadow root stands for its host), and
 // its line boxes in top-level viewport CSS px.
 type TextProbe struct {
@@ -78,6 +79,11 @@ const (
 	// maxSoloRounds bounds the extra screenshots that tell overlapping
 	// texts apart (each about 100 ms); texts left over are unsure.
 	maxSoloRounds = 32
+	// screenshotNudge is how long a capture may go unanswered before
+	// another is sent (a healthy one takes 40 to 130 ms here), and
+	// maxScreenshots how many are sent for one screenshot at most.
+	screenshotNudge = 150 * time.Millisecond
+	maxScreenshots  = 4
 	// pixelStyleTimeout bounds each styling call: it is a small script
 	// and two animation frames, so a page that takes longer is stuck.
 	pixelStyleTimeout = 5 * time.Second
@@ -96,10 +102,15 @@ func (t *Tab) TextPixels(ctx context.Context, probes []TextProbe) ([]PixelVerdic
 		return out, nil
 	}
 	r, err := t.newPixelRun(ctx, probes)
+	if r != nil {
+		defer r.cleanup() // also forgets what a half-done registration kept
+	}
 	if err != nil {
 		return nil, pixelError(err)
 	}
-	defer r.cleanup()
+	if !r.anyFound() {
+		return out, nil // nothing in view that can be styled: all unsure
+	}
 	if err := r.judge(ctx, out); err != nil {
 		return nil, pixelError(err)
 	}
@@ -187,7 +198,10 @@ func (t *Tab) newPixelRun(ctx context.Context, probes []TextProbe) (*pixelRun, e
 		r.parent[i] = k
 	}
 	parallel(len(r.frames), frameConcurrency, func(i int) { r.register(ctx, r.frames[i]) })
-	return r, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	return r, nil
 }
 
 // measure takes the reference screenshot and finds the device scale from
@@ -354,8 +368,6 @@ func callObjects(ctx context.Context, this runtime.RemoteObjectID, fn string, ar
 // pixelStep runs one CDP step under the tab's call rules, its deadline
 // cut to limit and ended early when ctx (the caller's) ends.
 func (t *Tab) pixelStep(ctx, session context.Context, step string, limit time.Duration, f func(context.Context) error) error {
-	st := time.Now()
-	defer func() { fmt.Println("STEP", step, time.Since(st)) }()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", step, err)
 	}
@@ -371,15 +383,13 @@ func (t *Tab) pixelStep(ctx, session context.Context, step string, limit time.Du
 func (r *pixelRun) screenshot(ctx context.Context) (*image.RGBA, error) {
 	var data []byte
 	err := r.t.pixelStep(ctx, r.t.ctx, "Page.captureScreenshot", r.t.browser.opts.callTimeout(), func(ctx context.Context) error {
-		res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
-		data = res.Data
+		var err error
+		data, err = nudgedScreenshot(ctx)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	st := time.Now()
-	defer func() { fmt.Println("DECODE", time.Since(st)) }()
 	src, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("decoding the screenshot: %w", err)
@@ -390,6 +400,42 @@ func (r *pixelRun) screenshot(ctx context.Context) (*image.RGBA, error) {
 	img := image.NewRGBA(src.Bounds())
 	draw.Draw(img, img.Bounds(), src, src.Bounds().Min, draw.Src)
 	return img, nil
+}
+
+// nudgedScreenshot is Page.captureScreenshot, asked again every
+// screenshotNudge until one answers. Headless Chromium (156) leaves a
+// capture of a page that has painted nothing for a few hundred ms
+// unanswered, about every other time, until another capture comes (seen
+// with a viewport lower than the window); the first is then answered,
+// with the page as it is.
+func nudgedScreenshot(ctx context.Context) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // abandons the captures still unanswered
+	type shot struct {
+		data []byte
+		err  error
+	}
+	done := make(chan shot, maxScreenshots)
+	send := func() {
+		go func() {
+			res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+			done <- shot{res.Data, err}
+		}()
+	}
+	send()
+	tick := time.NewTicker(screenshotNudge)
+	defer tick.Stop()
+	for sent := 1; ; {
+		select {
+		case s := <-done:
+			return s.data, s.err
+		case <-tick.C:
+			if sent < maxScreenshots {
+				send()
+				sent++
+			}
+		}
+	}
 }
 
 // judge compares the screenshot measure took with one of every parent
@@ -454,6 +500,15 @@ func same(rs ...image.Rectangle) bool {
 func (r *pixelRun) found(i int) bool {
 	k := r.parent[i]
 	return k >= 0 && r.parents[k].slot >= 0 && r.frames[r.parents[k].frame].anchor != ""
+}
+
+func (r *pixelRun) anyFound() bool {
+	for i := range r.rects {
+		if r.found(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // changed counts the pixels in rects whose largest channel change from a
@@ -681,6 +736,7 @@ const registerJS = `function (token, ...nodes) {
 const paintedJS = `new Promise(done => { setTimeout(done, 250); requestAnimationFrame(() => requestAnimationFrame(() => done())); })`
 
 // hideJS makes the chosen elements' text transparent. (An empty list
+// arrives as undefined: CDP's encoding omits empty values.) (An empty list
 // arrives as undefined: CDP's encoding omits empty values.) Everything is read
 // before anything is written, so the page's style is recalculated once.
 // A pin element inside a hidden one keeps the colours it inherits. A text

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The hand-made hostile pages (testdata/pages/sight*.html, ariahidden.html)
+// mark every text a person cannot see with a qzNN token, every one they
+// can see with okNN, and every target with tgtNN (see each page's head).
+
+var (
+	hiddenToken = regexp.MustCompile(`qz\d\d`)
+	targetToken = regexp.MustCompile(`tgt\d\d`)
+)
+
+// sightPage is what one page must show: tokens that must be printed, and
+// targets that must have a ref line of their own.
+type sightPage struct {
+	page    string
+	shown   []string // in the first screen
+	below   []string // below the fold (printed with --offscreen keep)
+	targets []string
+	// loose are ref lines allowed without a tgt token of their own.
+	loose []string
+	// hiddenInView: the first screen holds hidden text (a viewport
+	// capture has nothing else to withhold); noText: the page hides
+	// elements and covers, no text to withhold.
+	hiddenInView, noText bool
+}
+
+func tokens(prefix string, from, to int, except ...int) []string {
+	var out []string
+	for k := from; k <= to; k++ {
+		skip := false
+		for _, e := range except {
+			skip = skip || e == k
+		}
+		if !skip {
+			out = append(out, fmt.Sprintf("%s%02d", prefix, k))
+		}
+	}
+	return out
+}
+
+var sightPages = []sightPage{
+	{page: "sight.html", shown: tokens("ok", 1, 26), targets: tokens("tgt", 1, 8), hiddenInView: true},
+	// ok32 and ok42 are text under aria-hidden (not required); ok40 and
+	// ok41 name the spinner's arrows from their titles. The spinner's
+	// wrapper takes the presses for the arrows: a ref of its own.
+	{page: "ariahidden.html", shown: tokens("ok", 30, 57, 32, 42), targets: tokens("tgt", 10, 28), loose: []string{"- clickable [ref="}, noText: true},
+	{page: "sight-scroll.html", shown: tokens("ok", 60, 63), below: tokens("ok", 64, 74), targets: tokens("tgt", 30, 30)},
+}
+
+// checkSight fails on any hidden token and on a missing shown one.
+func checkSight(t *testing.T, what, out string, shown []string) {
+	t.Helper()
+	if m := hiddenToken.FindAllString(out, -1); len(m) > 0 {
+		t.Errorf("%s: hidden text printed (%v):\n%s", what, m, out)
+	}
+	for _, s := range shown {
+		if !regexp.MustCompile(`\b` + s + `\b`).MatchString(out) {
+			t.Errorf("%s: visible %s missing:\n%s", what, s, out)
+		}
+	}
+}
+
+// checkTargets: every target has a ref line whose name holds its token and
+// no other target's; every ref line names a target (a button in a clear
+// iframe, nameless, would not).
+func checkTargets(t *testing.T, what, out string, p sightPage) {
+	t.Helper()
+	has := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, "[ref=") {
+			continue
+		}
+		ts := targetToken.FindAllString(line, -1)
+		switch {
+		case len(ts) == 1:
+			has[ts[0]] = true
+		case len(ts) > 1:
+			t.Errorf("%s: one ref line names several targets: %s", what, line)
+		default:
+			loose := false
+			for _, l := range p.loose {
+				loose = loose || strings.HasPrefix(strings.TrimSpace(line), l)
+			}
+			if !loose {
+				t.Errorf("%s: a ref line with no target's token: %s", what, line)
+			}
+		}
+	}
+	for _, tg := range p.targets {
+		if !has[tg] {
+			t.Errorf("%s: target %s has no ref line of its own:\n%s", what, tg, out)
+		}
+	}
+}
+
+// TestHostileSightCLI: snapshots (YAML and JSON, full and viewport
+// captures, off-screen content kept) and find never print what a person
+// cannot see, and print what they can, with refs on the targets; JSON
+// lists each withheld item for audit and the YAML only counts them.
+func TestHostileSightCLI(t *testing.T) {
+	needChromium(t)
+	for _, p := range sightPages {
+		url := servePage(t, p.page)
+		for _, capture := range []string{"full", "viewport"} {
+			out := mustCLI(t, "snapshot", "--capture", capture, url)
+			what := p.page + " " + capture
+			checkSight(t, what, out, p.shown)
+			checkTargets(t, what, out, p)
+			obs := decode(t, mustCLI(t, "snapshot", "--capture", capture, "--format", "json", url))
+			if hidden := (capture == "full" || p.hiddenInView) && !p.noText; hidden && (!strings.Contains(out, "withheld as unseen (") || len(obs.Withheld) == 0) {
+				t.Errorf("%s: no withheld note, or nothing in the JSON's list (%d):\n%s", what, len(obs.Withheld), out)
+			}
+			for _, w := range obs.Withheld {
+				if w.Kind == "" || w.Reason == "" || w.Box == nil || w.Excerpt == "" {
+					t.Errorf("%s: withheld item without kind, reason, box or excerpt: %+v", what, w)
+				}
+			}
+			audit := obs.Withheld
+			obs.Withheld = nil
+			raw, _ := json.Marshal(obs)
+			checkSight(t, what+" json", string(raw), nil)
+			if len(audit) > 0 && !hiddenToken.MatchString(fmt.Sprint(audit)) {
+				t.Errorf("%s: the withheld list holds no hidden text: %+v", what, audit)
+			}
+		}
+		keep := mustCLI(t, "snapshot", "--offscreen", "keep", url)
+		checkSight(t, p.page+" offscreen keep", keep, append(append([]string{}, p.shown...), p.below...))
+		// find searches covered content too, and says so: text under an
+		// opaque sheet is found only as covered.
+		for _, m := range strings.Split(mustCLI(t, "find", url, "--text", "qz"), "- match: ") {
+			if hiddenToken.MatchString(m) && !strings.Contains(m, "where: covered by") {
+				t.Errorf("%s: find reaches hidden text:\n%s", p.page, m)
+			}
+		}
+	}
+}
+
+// TestHostileSightMCP: the MCP server's snapshots, scrolls, finds and
+// action deltas never carry hidden text; text a click reveals shows, and
+// the hidden text it brings along does not.
+func TestHostileSightMCP(t *testing.T) {
+	cs := mcpSession(t)
+	scroll := servePage(t, "sight-scroll.html")
+	text, _ := call(t, cs, "browser_navigate", map[string]any{"url": scroll}, false)
+	checkSight(t, "navigate", text, tokens("ok", 60, 63))
+	text, _ = call(t, cs, "browser_scroll", map[string]any{"amount": "1400"}, false)
+	checkSight(t, "scroll", text, nil)
+	text, _ = call(t, cs, "browser_snapshot", map[string]any{}, false)
+	checkSight(t, "snapshot after scroll", text, []string{"ok64", "ok65", "ok66", "ok67"})
+	for _, q := range []string{"qz", "secret", "ghost"} {
+		text, _ = call(t, cs, "browser_find", map[string]any{"text": q}, false)
+		checkSight(t, "find "+q, text, nil)
+	}
+
+	sight := servePage(t, "sight.html")
+	text, _ = call(t, cs, "browser_navigate", map[string]any{"url": sight}, false)
+	checkSight(t, "navigate sight", text, tokens("ok", 1, 26))
+	text, _ = call(t, cs, "browser_click", map[string]any{"ref": refOf(t, text, `button "tgt07 ok24 Save"`)}, false)
+	checkSight(t, "click delta", text, []string{"ok90", "ok91"})
+	if !strings.Contains(text, `button "ok91 tgt90 Undo" [new] [ref=`) {
+		t.Errorf("the revealed button lost its name or ref:\n%s", text)
+	}
+}
