@@ -757,8 +757,14 @@ const hideJS = `function (token, hide = [], pin = []) {
     const cs = getComputedStyle(el);
     writes.push([el, PIN.map(p => [p, cs.getPropertyValue(p)]).concat([['transition', 'none']])]);
   }
+  // What the element paints in its colour besides its glyphs (an
+  // underline drawn across its descendants' text, a border) keeps it.
+  const KEEP = ['text-decoration-color', 'border-top-color', 'border-right-color', 'border-bottom-color',
+    'border-left-color', 'outline-color', 'column-rule-color'];
   for (const el of hidden) {
-    writes.push([el, el instanceof SVGElement ? HIDE.concat(SVG) : HIDE]);
+    const cs = getComputedStyle(el);
+    const keep = KEEP.map(p => [p, cs.getPropertyValue(p)]);
+    writes.push([el, (el instanceof SVGElement ? HIDE.concat(SVG) : HIDE).concat(keep)]);
     for (let a = el; a; a = a.parentElement) {
       const cs = getComputedStyle(a);
       if (cs.getPropertyValue('background-clip') === 'text' || cs.getPropertyValue('-webkit-background-clip') === 'text') {
