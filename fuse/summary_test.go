@@ -222,7 +222,7 @@ func sameColour(t *testing.T, c *domsnap.Capture, backend int64) {
 	for i := range doc.Nodes {
 		if n := &doc.Nodes[i]; n.Backend == backend && n.Layout != nil && n.Layout.Style >= 0 {
 			st := doc.Styles[n.Layout.Style]
-			st.Color, st.BackgroundColor = "rgb(250, 250, 240)", "rgb(250, 250, 240)"
+			st.Color, st.TextFillColor, st.BackgroundColor = "rgb(250, 250, 240)", "rgb(250, 250, 240)", "rgb(250, 250, 240)"
 			doc.Styles = append(doc.Styles, st)
 			n.Layout.Style = len(doc.Styles) - 1
 			return

@@ -25,7 +25,8 @@ type TextVerdict struct {
 }
 
 // TextVerdicts lists the view's verdict on every non-blank DOM text node
-// with a line box in the viewport (fused mode only).
+// with a line box in the viewport, 8 px of it at least where it meets the
+// viewport's edge (fused mode only).
 func (t *Tree) TextVerdicts() []TextVerdict {
 	v := t.view
 	if v == nil || v.opts.Mode != ModeFused {
@@ -42,7 +43,9 @@ func (t *Tree) TextVerdicts() []TextVerdict {
 			}
 			var boxes []layout.Box
 			for _, f := range v.g.Fragments(d, i) {
-				if in := layout.Intersect(f, vp); in.W >= 1 && in.H >= 1 {
+				// In view as the occlusion check counts it: a line peeking
+				// in by a sliver at the viewport's edge shows no glyph.
+				if in := layout.Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
 					boxes = append(boxes, in)
 				}
 			}

@@ -26,13 +26,15 @@ import (
 //     more).
 //   - MinAlpha: black at 5% over white is 242 of 255, 13 levels; over an
 //     image, where the colour behind is unknown, opacity is all there is.
-//   - CoverAlpha: paint over a text that lets less than half its contrast
-//     through (a dimmed modal backdrop) covers it, as a click-taking cover
-//     does for a target.
+//   - Paint over a text covers it when the contrast that comes through is
+//     under MinContrast: black text under a 75% black backdrop still
+//     reads (2:1), under 90% it does not.
+//   - CoverAlpha: for content judged by its box (PaintCheck), a box
+//     painted over it at 90% or more hides it.
 const (
 	MinContrast = 1.2
 	MinAlpha    = 0.05
-	CoverAlpha  = 0.5
+	CoverAlpha  = 0.9
 )
 
 // Why a text or image is not seen.
@@ -398,8 +400,16 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 		}
 	}
 	with, without := over(fill, alpha, bg), bg
-	pass := 1.0 // how much of the text shows through what is over it
 	var s Sight
+	switch {
+	case alpha < MinAlpha:
+		s.Reason = SeenTransparent
+		return s
+	case !drawn && known && Contrast(with, without) < MinContrast:
+		s.Reason = SeenSameColour
+		return s
+	}
+	pass := 1.0 // how much of the text shows through what is over it
 	for _, l := range overIt {
 		a := l.e.c.A
 		switch l.e.kind {
@@ -411,26 +421,15 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 			with, without = over(l.e.c, a, with), over(l.e.c, a, without)
 		}
 		pass *= 1 - a
-		if pass < CoverAlpha && !s.HasBy {
+		if a >= 0.5 || !s.HasBy {
 			s.By, s.HasBy = Hit{l.doc, int(l.e.node)}, true
 		}
 	}
-	switch {
-	case pass < CoverAlpha:
+	if alpha*pass < MinAlpha || !drawn && known && Contrast(with, without) < MinContrast {
 		s.Reason = SeenCovered
-	case alpha*pass < MinAlpha:
-		s.Reason = SeenTransparent
-	case drawn || !known:
-		s.Seen = true
-	case Contrast(with, without) < MinContrast:
-		s.Reason = SeenSameColour
-	default:
-		s.Seen = true
+		return s
 	}
-	if s.Seen || s.Reason != SeenCovered {
-		s.By, s.HasBy = Hit{}, false
-	}
-	return s
+	return Sight{Seen: true}
 }
 
 // drawnOtherwise: glyphs drawn without the fill colour: a text shadow or
