@@ -25,7 +25,7 @@ type pixelCount struct {
 	// tall: seen as specks, not read; the pixels cannot tell legibility,
 	// so they are set apart.
 	agree, total, unsure, ariaHidden, tiny int
-	misses                           []string
+	misses                                 []string
 }
 
 func (c *pixelCount) add(o pixelCount) {
