@@ -52,14 +52,7 @@ func (b *builder) sightOf(doc, dom int, image bool) string {
 	if b.axOnly || doc < 0 || doc >= len(b.c.Documents) || dom < 0 || dom >= len(b.c.Documents[doc].Nodes) {
 		return ""
 	}
-	if b.sights == nil {
-		b.sights = make([][]uint8, len(b.c.Documents))
-	}
-	memo := b.sights[doc]
-	if memo == nil {
-		memo = make([]uint8, len(b.c.Documents[doc].Nodes))
-		b.sights[doc] = memo
-	}
+	memo := b.sightMemo(doc)
 	switch memo[dom] {
 	case sightSeen:
 		return ""
@@ -76,6 +69,17 @@ func (b *builder) sightOf(doc, dom int, image bool) string {
 		return reason
 	}
 	return b.hiddenWhy[where{doc, dom, true}]
+}
+
+// sightMemo is document doc's memo of sights, made on first use.
+func (b *builder) sightMemo(doc int) []uint8 {
+	if b.sights == nil {
+		b.sights = make([][]uint8, len(b.c.Documents))
+	}
+	if b.sights[doc] == nil {
+		b.sights[doc] = make([]uint8, len(b.c.Documents[doc].Nodes))
+	}
+	return b.sights[doc]
 }
 
 func (b *builder) judge(doc, dom int, image bool) string {
@@ -102,11 +106,11 @@ func (b *builder) judge(doc, dom int, image bool) string {
 // withhold counts one unseen text or image, and lists it, once however
 // many names it was cut from.
 func (b *builder) withhold(kind, reason, text string, doc, dom int) {
-	if memo := b.sights[doc]; memo[dom] == sightListed {
+	memo := b.sightMemo(doc)
+	if memo[dom] == sightListed {
 		return
-	} else {
-		memo[dom] = sightListed
 	}
+	memo[dom] = sightListed
 	b.counts.Withheld++
 	if len(b.withheld) >= maxWithheldItems {
 		return

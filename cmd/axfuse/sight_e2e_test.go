@@ -169,3 +169,34 @@ func TestHostileSightMCP(t *testing.T) {
 		t.Errorf("the revealed button lost its name or ref:\n%s", text)
 	}
 }
+
+// TestTodoMVCCounterIsSeen: on the corpus's TodoMVC (jQuery), the "items
+// left" counter lies under the filter list, a clear box that takes clicks:
+// it paints nothing over the counter, which stays in the view, and the
+// filter links stay targets.
+func TestTodoMVCCounterIsSeen(t *testing.T) {
+	var url string
+	for _, p := range corpusPages(t) {
+		if strings.Contains(p.path, "todomvc-jquery") {
+			url = p.url
+		}
+	}
+	if url == "" {
+		t.Fatal("no todomvc-jquery page in the corpus")
+	}
+	cs := mcpSession(t)
+	text, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	field := refOf(t, text, `textbox "What needs to be done?"`)
+	for _, todo := range []string{"water the plants", "call the plumber"} {
+		call(t, cs, "browser_type", map[string]any{"ref": field, "text": todo, "submit": true}, false)
+	}
+	text, _ = call(t, cs, "browser_snapshot", map[string]any{}, false)
+	if !strings.Contains(text, "items left") || strings.Contains(text, "covered by list") {
+		t.Errorf("the counter is missing or covered:\n%s", text)
+	}
+	for _, l := range []string{`link "All" [ref=`, `link "Active" [ref=`, `link "Completed" [ref=`} {
+		if !strings.Contains(text, l) {
+			t.Errorf("%s missing:\n%s", l, text)
+		}
+	}
+}
