@@ -93,6 +93,9 @@ func buildTree(c *domsnap.Capture, g *layout.Geometry, opts Options, fold bool) 
 	v := &view{c: c, g: g, ix: paintorder.Build(c, g), opts: opts, names: map[where]string{}, covers: map[where][]cover{}}
 	b := newBuilder(c, g, opts, v)
 	b.folding = fold && foldable(b)
+	if !b.folding {
+		v.ix.SightEverywhere() // every line is printed: judge each in full
+	}
 	full := b.build()
 	counts := b.counts // the build's counts: frames indexed later add none
 	v.b, v.counts = b, &counts
@@ -162,6 +165,7 @@ func (t *Tree) Full() []*Node {
 // view's refs on the lines that got them.
 func (v *view) lazyFull() []*Node {
 	b := newBuilder(v.c, v.g, v.opts, v)
+	v.ix.SightEverywhere() // searched line by line: judge each in full
 	full := b.build()
 	asked := map[where]int{}
 	var walk func(ns []*Node)

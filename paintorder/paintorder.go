@@ -73,9 +73,11 @@ type Index struct {
 	paints []paintDoc
 	// colourMemo holds each document's style colours, parsed as asked;
 	// the scratch slices hold the paint stacks sight builds, reused.
-	colourMemo                               [][]styleColours
-	colourDone                               [][]bool
-	textClip                                 []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
+	colourMemo [][]styleColours
+	colourDone [][]bool
+	textClip   []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
+	// everywhere: sight stacks paint all over the page (SightEverywhere).
+	everywhere                               bool
 	scratchUnder, scratchAbove, scratchLevel []layer
 }
 

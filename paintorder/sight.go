@@ -180,7 +180,7 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 			continue
 		}
 		shown := ix.g.ShownBox(d, i)
-		if shown.W <= 0 || shown.H <= 0 {
+		if shown.W <= 0 || shown.H <= 0 || !ix.nearSight(shown) {
 			continue
 		}
 		rank := int8(2)
@@ -336,6 +336,9 @@ func (ix *Index) TextSight(doc, i int) Sight {
 	if !drawn {
 		alpha *= sc.fill.A
 	}
+	if !ix.nearSight(frags[0]) {
+		return ix.chainSight(doc, el, sc.fill, alpha, drawn)
+	}
 	var first Sight
 	for k := range frags {
 		f := frags[k]
@@ -368,6 +371,9 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 	shown := ix.g.ShownBox(doc, i)
 	if shown.W <= 0 || shown.H <= 0 {
 		return Sight{Seen: true} // clipped: others decide
+	}
+	if !ix.nearSight(shown) {
+		return ix.chainSight(doc, i, RGBA{}, ix.g.Alpha(doc, i), true)
 	}
 	var first Sight
 	for t, at := range [3]float64{0.5, 1.0 / 6, 5.0 / 6} {
@@ -428,6 +434,69 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 	if alpha*pass < MinAlpha || !drawn && known && Contrast(with, without) < MinContrast {
 		s.Reason = SeenCovered
 		return s
+	}
+	return Sight{Seen: true}
+}
+
+// nearSight: a box within a screen of the viewport, where sight stacks
+// what is painted. Farther out the cost would not follow the screen (a
+// long page's every text): there the colour behind a text is its nearest
+// painting ancestor's (chainSight), and the next snapshot, scrolled
+// there, stacks it.
+func (ix *Index) nearSight(b layout.Box) bool {
+	return ix.everywhere || ix.meets(b, ix.g.Viewport.Height)
+}
+
+// SightEverywhere makes sight stack what is painted all over the page,
+// for a tree whose every line is printed or searched (off-screen content
+// kept, find): nothing far away is judged by its ancestors alone.
+func (ix *Index) SightEverywhere() {
+	if !ix.everywhere {
+		ix.everywhere, ix.paints = true, nil
+	}
+}
+
+// chainSight judges a text far from the viewport by opacity and by the
+// colour of its nearest ancestors that paint a background.
+func (ix *Index) chainSight(doc, el int, fill RGBA, alpha float64, drawn bool) Sight {
+	if alpha < MinAlpha {
+		return Sight{Reason: SeenTransparent}
+	}
+	if drawn {
+		return Sight{Seen: true}
+	}
+	// Collect the painting ancestors up to the first opaque one.
+	var chain [16]RGBA
+	n := 0
+	nodes := ix.c.Documents[doc].Nodes
+	bg, known := White, doc == 0
+	for k, depth := el, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
+		c, ok := ix.colours(doc, k)
+		if !ok {
+			continue
+		}
+		if c.pattern || pictures[nodes[k].Name] {
+			return Sight{Seen: true} // pixels of unknown colour behind
+		}
+		if !c.bgOK {
+			continue
+		}
+		if a := c.bg.A * ix.g.Alpha(doc, k); a >= 0.999 {
+			bg, known = c.bg, true
+			break
+		} else if n < len(chain) {
+			chain[n] = RGBA{c.bg.R, c.bg.G, c.bg.B, a}
+			n++
+		}
+	}
+	if !known {
+		return Sight{Seen: true}
+	}
+	for k := n - 1; k >= 0; k-- {
+		bg = over(chain[k], chain[k].A, bg)
+	}
+	if Contrast(over(fill, alpha, bg), bg) < MinContrast {
+		return Sight{Reason: SeenSameColour}
 	}
 	return Sight{Seen: true}
 }
