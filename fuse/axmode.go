@@ -3,6 +3,7 @@ package fuse
 import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/roles"
 )
 
 // The AX-only view follows Puppeteer's interestingOnly over getFullAXTree
@@ -44,12 +45,9 @@ func (b *builder) axNode(fd *frameData, i, dom int) *Node {
 	if ax.Role == "StaticText" {
 		return &Node{Role: "text", Text: ax.Name, owner: ax.Parent, at: b.where(fd, dom)}
 	}
-	n := &Node{Role: ax.Role, Name: ax.Name, States: states(ax), Value: value(ax)}
-	if ax.Role == "Iframe" {
-		n.Role = "iframe"
-	}
+	n := &Node{Role: roles.Printed(ax.Role), Name: ax.Name, States: states(ax), Value: value(ax)}
 	if ax.Role == "link" {
-		n.URL, _ = ax.Prop("url")
+		n.URL = b.linkURL(fd, ax, dom) // as written, as the fused view and Playwright print it
 	}
 	focusable, _ := ax.Prop("focusable")
 	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})

@@ -312,7 +312,7 @@ func TestDragTargets(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s capture: targets %v, want %v\n%s", c.Mode, got, want, obs.Snapshot)
 		}
-		for _, line := range []string{`- clickable "Write tests" [ref=`, `- image "Board logo"` + "\n", `- text: "Plain note: no listeners, not draggable"` + "\n"} {
+		for _, line := range []string{`- clickable "Write tests" [ref=`, `- img "Board logo"` + "\n", `- text: "Plain note: no listeners, not draggable"` + "\n"} {
 			if !strings.Contains(obs.Snapshot, line) {
 				t.Errorf("%s capture: no %q in\n%s", c.Mode, line, obs.Snapshot)
 			}

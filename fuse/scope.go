@@ -1,6 +1,8 @@
 package fuse
 
 import (
+	"github.com/axfuse/axfuse/internal/roles"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -110,7 +112,7 @@ func (q Query) matches(n *Node) bool {
 	if q.Role == "" && q.Name == "" && q.Text == "" {
 		return false
 	}
-	if q.Role != "" && !strings.EqualFold(q.Role, n.Role) {
+	if q.Role != "" && !roles.Same(q.Role, n.Role) {
 		return false
 	}
 	if q.Name != "" && !strings.Contains(strings.ToLower(n.Name), strings.ToLower(q.Name)) {

@@ -7,24 +7,58 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/roles"
 )
 
-// wrapperRole: roles dropped when unnamed, their children promoted
-// (sectionheader and Canvas are not).
+// wrapperRole: roles dropped when unnamed, their children promoted: the
+// roles that print as generic (roles.Printed: a <label>, <pre>, <abbr>,
+// <dl>, a section header), none and presentation. A <legend> has a rule
+// of its own (the builder's).
 func wrapperRole(role string) bool {
-	switch role {
-	case "generic", "none", "presentation", "LabelText", "Section", "LayoutTable", "LayoutTableRow",
-		"LayoutTableCell", "Pre", "Abbr", "Ruby", "MenuListPopup":
+	if role == "Legend" {
+		return false
+	}
+	switch roles.Printed(role) {
+	case "generic", "none", "presentation":
 		return true
 	}
 	return false
+}
+
+// fromMarkup fills in what Chrome's AX node leaves out and the markup
+// says: a date, time or colour input's value (Chrome gives its inner
+// parts, not its value), and aria-invalid's kind (grammar, spelling).
+func (b *builder) fromMarkup(n *Node, fd *frameData, ax *domsnap.AXNode, dom int) {
+	node := &b.c.Documents[fd.doc].Nodes[dom]
+	switch ax.Role {
+	case "Date", "DateTime", "InputTime", "ColorWell":
+		if n.Value == "" {
+			n.Value = node.InputValue
+		}
+	}
+	for k, st := range n.States {
+		if st == "invalid" {
+			if v, _ := node.Attr("aria-invalid"); v == "grammar" || v == "spelling" {
+				n.States = append(n.States[:k:k], append([]string{"invalid=" + v}, n.States[k+1:]...)...)
+			}
+			break
+		}
+	}
+}
+
+// richText: a contenteditable field. Its text is its value, but what
+// else it holds (an image, a link) prints below it.
+func richText(ax *domsnap.AXNode) bool {
+	v, _ := ax.Prop("editable")
+	return v == "richtext" && (ax.Role == "textbox" || ax.Role == "searchbox")
 }
 
 // leafRole: roles that print no children: text fields hold their value,
 // not a tree.
 func leafRole(role string) bool {
 	switch role {
-	case "textbox", "searchbox", "spinbutton", "slider", "progressbar", "meter", "separator", "scrollbar":
+	case "textbox", "searchbox", "spinbutton", "slider", "progressbar", "meter", "separator", "scrollbar",
+		"Date", "DateTime", "InputTime", "ColorWell": // their inner parts are the browser's, not targets
 		return true
 	}
 	return false
@@ -476,27 +510,14 @@ func (b *builder) linkURL(fd *frameData, ax *domsnap.AXNode, dom int) string {
 }
 
 // stateOrder is the order states print in.
-var stateOrder = [...]string{"checked", "disabled", "expanded", "level", "pressed", "selected", "required", "readonly"}
+var stateOrder = [...]string{"checked", "disabled", "expanded", "invalid", "level", "pressed", "selected", "required", "readonly"}
 
 // stateIndex is a state's place in stateOrder, -1 for other properties.
 func stateIndex(name string) int {
-	switch name {
-	case "checked":
-		return 0
-	case "disabled":
-		return 1
-	case "expanded":
-		return 2
-	case "level":
-		return 3
-	case "pressed":
-		return 4
-	case "selected":
-		return 5
-	case "required":
-		return 6
-	case "readonly":
-		return 7
+	for k, s := range stateOrder {
+		if s == name {
+			return k
+		}
 	}
 	return -1
 }
@@ -541,6 +562,8 @@ func states(ax *domsnap.AXNode) []string {
 			out = append(out, name+"=mixed")
 		case v == "false" && name == "expanded":
 			out = append(out, "expanded=false")
+		case name == "invalid" && (v == "grammar" || v == "spelling"):
+			out = append(out, "invalid="+v) // aria-invalid's kinds, as Playwright prints them
 		}
 	}
 	return out
@@ -558,7 +581,8 @@ func hasLiveRole(role string) bool {
 // value is the current value a control's line prints.
 func value(ax *domsnap.AXNode) string {
 	switch ax.Role {
-	case "textbox", "searchbox", "combobox", "spinbutton", "slider", "progressbar", "meter", "scrollbar":
+	case "textbox", "searchbox", "combobox", "spinbutton", "slider", "progressbar", "meter", "scrollbar",
+		"Date", "DateTime", "InputTime", "ColorWell":
 		return ax.Value
 	}
 	return ""

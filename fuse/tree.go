@@ -18,6 +18,7 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/roles"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/paintorder"
 )
@@ -443,12 +444,14 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 	}
 	n := b.node()
-	n.Role, n.Name, n.States, n.Value, n.nameFrom = ax.Role, ax.Name, states(ax), value(ax), ax.NameFrom
+	n.Role, n.Name, n.States, n.Value, n.nameFrom = roles.Printed(ax.Role), ax.Name, states(ax), value(ax), ax.NameFrom
 	if ax.NameFrom == "contents" {
 		n.Name = b.seenName(fd, dom, n.Name)
 	}
-	if ax.Role == "Iframe" {
-		n.Role = "iframe"
+	if dom >= 0 {
+		b.fromMarkup(n, fd, ax, dom)
+	}
+	if n.Role == "iframe" {
 		if st := b.frameState(fd, dom); st != "" {
 			n.States = append(n.States, st)
 		}
@@ -460,6 +463,9 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		n.modal = true
 	}
 	reasons := b.reasons(b.signals(fd, ax, dom))
+	if n.Role == "option" && b.boxless(fd.doc, dom) {
+		reasons = nil // a closed <select>'s options: the select is the target
+	}
 	if dom >= 0 {
 		if st := b.facts(fd).scrollOf(dom); st != "" {
 			n.States = append(n.States, st)
@@ -486,9 +492,9 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	}
 	sc = b.markTarget(n, fd, i, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
-	if !leafRole(ax.Role) {
-		if covers {
-			sc.textCovered = true
+	if rich := richText(ax); !leafRole(ax.Role) || rich {
+		if covers || rich {
+			sc.textCovered = true // a rich editor's text is its value
 		}
 		withheld := b.counts.Withheld
 		n.Children = b.children(fd, i, dom, sc)
@@ -601,6 +607,15 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	sc.textCovered = sc.textCovered || fromText
 	n.Children = b.children(fd, i, dom, sc)
 	return b.one(n)
+}
+
+// boxless: a DOM node with no laid-out box (a closed select's option).
+func (b *builder) boxless(doc, dom int) bool {
+	if dom < 0 {
+		return false
+	}
+	box, ok := b.g.Box(doc, dom)
+	return !ok || box.W <= 0 && box.H <= 0
 }
 
 // arealess: an element laid out with no area and nothing with an area

@@ -240,13 +240,19 @@ func plainSafe(s string, key bool) bool {
 	if s == "" || s != strings.TrimSpace(s) {
 		return false
 	}
-	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`.+0123456789~") {
-		return false
+	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`0123456789~") {
+		return false // structure, or a number, date or null to a YAML reader
+	}
+	if (s[0] == '.' || s[0] == '+') && len(s) > 1 && s[1] >= '0' && s[1] <= '9' {
+		return false // .5, +1: numbers
 	}
 	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
 		return false
 	}
-	if !key && strings.ContainsAny(s, "[]{}\"\\#:`|>*&!%@") {
+	// Values keep Playwright's plain form where YAML allows it (x@, a?b=1,
+	// 50%), but never brackets, braces, quotes or backslashes: a value
+	// must not pass for a ref or a name.
+	if !key && strings.ContainsAny(s, "[]{}\"\\`") {
 		return false
 	}
 	for _, r := range s {

@@ -28,6 +28,9 @@ type Hit struct {
 type entry struct {
 	node  int32
 	phase int8
+	// sunk: inside a negative z-index layer, which paints (and is hit)
+	// under the normal flow around it though DOMSnapshot numbers it after.
+	sunk  bool
 	order int64
 }
 
@@ -40,6 +43,9 @@ const (
 // above reports whether a is hit before b: later paint, then later phase,
 // then later in tree order.
 func (a entry) above(b entry) bool {
+	if a.sunk != b.sunk {
+		return b.sunk
+	}
 	if a.order != b.order {
 		return a.order > b.order
 	}
@@ -124,11 +130,11 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 			if !ix.paintable(d, i) || !ix.HitTestable(d, target) {
 				continue
 			}
-			ix.insert(&ix.trees[d], g.ShownBox(d, i), entry{int32(target), ix.phase(d, i), n.Layout.PaintOrder})
+			ix.insert(&ix.trees[d], g.ShownBox(d, i), entry{int32(target), ix.phase(d, i), g.IsSunk(d, target), n.Layout.PaintOrder})
 			if d == 0 && ix.modalDialog(d, i) {
 				// Its ::backdrop (absent from DOMSnapshot) fills the viewport in
 				// the top layer and answers hits for the dialog.
-				ix.insert(&ix.trees[d], g.ViewportBox(0), entry{int32(i), ix.phase(d, i), n.Layout.PaintOrder})
+				ix.insert(&ix.trees[d], g.ViewportBox(0), entry{int32(i), ix.phase(d, i), false, n.Layout.PaintOrder})
 			}
 		}
 	}
@@ -245,7 +251,7 @@ func (ix *Index) insertLines(d, k int) {
 		}
 		order := ix.c.Documents[d].Nodes[p].Layout.PaintOrder
 		for _, f := range frags {
-			ix.insert(&ix.trees[d], f, entry{int32(p), ix.phase(d, p), order})
+			ix.insert(&ix.trees[d], f, entry{int32(p), ix.phase(d, p), ix.g.IsSunk(d, p), order})
 		}
 	})
 }
@@ -265,7 +271,7 @@ func (ix *Index) insertText(d, k int) {
 	}
 	p = ix.foreignRoot(d, p)
 	for _, f := range ix.g.Fragments(d, k) {
-		ix.insert(&ix.texts[d], f, entry{int32(p), phaseText, n.Layout.PaintOrder})
+		ix.insert(&ix.texts[d], f, entry{int32(p), phaseText, ix.g.IsSunk(d, p), n.Layout.PaintOrder})
 	}
 }
 
@@ -422,10 +428,14 @@ func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
 // hit before node i's box and is neither its ancestor nor its descendant.
 func (ix *Index) paintsOver(doc, i int, order int64, e entry) bool {
 	j := int(e.node)
+	sunk := ix.g.IsSunk(doc, i)
+	if sunk && !e.sunk && ix.g.Contains(doc, j, i) && ix.c.Documents[doc].Nodes[j].Name != "HTML" {
+		return true // the normal flow around a negative z-index layer is hit first
+	}
 	if ix.g.Contains(doc, i, j) || ix.g.Contains(doc, j, i) || ix.slotted(doc, i, j) {
 		return false
 	}
-	return e.above(entry{node: int32(i), phase: ix.phase(doc, i), order: order})
+	return e.above(entry{node: int32(i), phase: ix.phase(doc, i), sunk: sunk, order: order})
 }
 
 // phase is a node's hit-test phase within its paint order.

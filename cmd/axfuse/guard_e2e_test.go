@@ -95,8 +95,8 @@ func TestActGuardCLI(t *testing.T) {
 		{name: "a click inside a label goes on to its control, as the page's own doing",
 			args:    func(s string) []string { return act("click", ref(s, `button "Info"`)) },
 			wantOut: `button "Info"`, logs: []string{"info clicked"}},
-		{name: "an option of a closed select is chosen in it",
-			args:    func(s string) []string { return act("click", ref(s, `option "Large"`)) },
+		{name: "a closed select's option is chosen by the select (the options have no box and no ref)",
+			args:    func(s string) []string { return act("select", ref(s, `combobox "Size"`), "Large") },
 			wantOut: `/value: Large`, logs: []string{"size: Large"}},
 		{name: "an overlay inside a shadow root takes no click",
 			args:    func(s string) []string { return act("click", ref(s, `button "Shadow button"`)) },
@@ -251,7 +251,7 @@ func TestActGuardMCP(t *testing.T) {
 		args map[string]any
 		log  string
 	}{
-		{"browser_click", map[string]any{"ref": ref(`option "Large"`)}, "size: Large"},
+		{"browser_select_option", map[string]any{"ref": ref(`combobox "Size"`), "values": []string{"Large"}}, "size: Large"},
 		{"browser_click", map[string]any{"ref": ref(`checkbox "Accept terms"`)}, "terms: true"},
 		{"browser_select_option", map[string]any{"ref": ref(`listbox "Color"`), "values": []string{"Blue"}}, "color: Blue"},
 		{"browser_select_option", map[string]any{"ref": ref(`combobox "City"`), "values": []string{"Paris"}}, "city: Paris"},

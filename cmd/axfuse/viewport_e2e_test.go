@@ -131,6 +131,17 @@ func checkViewportAgrees(t *testing.T, b *chrome.Browser, url string, scrollY in
 	if len(inView(full)) > 0 && len(inView(view)) == 0 {
 		t.Errorf("the viewport capture has no elements in view")
 	}
+	// No Chrome-internal role name reaches any output (internal/roles).
+	for _, o := range []*fuse.Observation{full, view} {
+		if r := internalRoles(o.Snapshot); len(r) > 0 {
+			t.Errorf("Chrome-internal roles printed: %v", r)
+		}
+		for _, e := range o.Elements {
+			if e.Role != "" && e.Role[0] >= 'A' && e.Role[0] <= 'Z' {
+				t.Errorf("element %s has Chrome's internal role %q", e.Ref, e.Role)
+			}
+		}
+	}
 }
 
 // TestViewportCaptureAgreesOnTestPages: the repository's test pages and the
