@@ -17,8 +17,8 @@ func TestSightOnRecordedCaptures(t *testing.T) {
 		capture string
 		shown   []string
 	}{
-		{"sight", okTokens(1, 26)},
-		{"sight-viewport", okTokens(1, 26)},
+		{"sight", okTokens(1, 28)},
+		{"sight-viewport", okTokens(1, 28)},
 		{"ariahidden", okTokens(30, 57, 32, 42)},
 		{"ariahidden-viewport", okTokens(30, 57, 32, 42)},
 	} {

@@ -134,9 +134,41 @@ func (b *builder) generatedText(fd *frameData, ax *domsnap.AXNode) int {
 	}
 	dom := b.domIndex(fd, fd.f.AXNodes[p].Backend)
 	if dom < 0 || b.c.Documents[fd.doc].Nodes[dom].PseudoType == "" {
-		return -1 // (a viewport capture has no generated text at all)
+		return -1 // (a viewport capture's generated text: withGenerated)
 	}
 	return dom
+}
+
+// withGenerated adds the generated text (::before, ::after) of DOM node
+// dom that a viewport capture read itself (its AX fetch does not reach
+// it: pseudo elements with no backend id, text in Layout.Text): first and
+// last among the lines, judged like any text.
+func (b *builder) withGenerated(fd *frameData, i, dom int, sc scope, out []*Node) []*Node {
+	if dom < 0 || fd.doc < 0 || sc.textCovered || b.c.Mode != "viewport" {
+		return out
+	}
+	for _, k := range b.domKids(fd, dom) {
+		n := &b.c.Documents[fd.doc].Nodes[k]
+		if n.PseudoType == "" || n.Backend != 0 || n.Layout == nil || strings.TrimSpace(n.Layout.Text) == "" {
+			continue
+		}
+		if why := b.sightOf(fd.doc, k, false); why != "" {
+			b.withhold("generated", why, n.Layout.Text, fd.doc, k)
+			continue
+		}
+		line := b.node()
+		// Its own owner, as Chrome gives it its pseudo element: joined with
+		// its neighbours by a space.
+		line.Role, line.Text, line.owner, line.at = "text", n.Layout.Text, fd.f.AXNodes[i].ID+n.PseudoType, b.where(fd, k)
+		line.run = b.lineRunOf(fd, k)
+		lines := b.settle(b.one(line))
+		if n.PseudoType == "before" {
+			out = append(append([]*Node(nil), lines...), out...)
+		} else {
+			out = append(out, lines...)
+		}
+	}
+	return out
 }
 
 // seenName drops from a name taken from contents the texts and image alts

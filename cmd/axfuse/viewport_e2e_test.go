@@ -74,14 +74,13 @@ func viewportDiff(full, view *fuse.Observation) string {
 }
 
 // withheldInView lists what an observation withheld in the viewport, one
-// line each: kind, reason, excerpt. Generated content (::before, ::after)
-// is left out: the viewport capture has none (its AX fetch does not reach
-// it), so only the full capture can withhold it.
+// line each: kind, reason, excerpt (not the box: a viewport capture puts
+// generated content in its element's box).
 func withheldInView(o *fuse.Observation) map[string]int {
 	out := map[string]int{}
 	for _, w := range o.Withheld {
 		b := w.Box
-		if w.Kind == "generated" || b == nil || b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[0] >= o.Viewport.Width || b[1] >= o.Viewport.Height {
+		if b == nil || b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[0] >= o.Viewport.Width || b[1] >= o.Viewport.Height {
 			continue
 		}
 		out[fmt.Sprintf("%s %s %q", w.Kind, w.Reason, w.Excerpt)]++

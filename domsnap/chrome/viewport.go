@@ -174,6 +174,7 @@ type viewNode struct {
 	ShadowRootType string      `json:"shadowRootType"`
 	Clickable      bool        `json:"clickable"`
 	ElidedTargets  int         `json:"elidedTargets"`
+	PseudoType     string      `json:"pseudoType"`
 	Layout         *viewLayout `json:"layout"`
 }
 
@@ -546,6 +547,11 @@ func viewDocument(vd *viewDoc, backends []int64, frame, target string) domsnap.D
 		*n = domsnap.Node{Backend: backends[i], Parent: vn.Parent, Type: vn.Type, Name: vn.Name, Value: vn.Value,
 			Attrs: vn.Attrs, InputValue: vn.InputValue, Checked: vn.Checked, Selected: vn.Selected, ShadowRootType: vn.ShadowRootType,
 			Clickable: vn.Clickable, ElidedTargets: max(vn.ElidedTargets, 0)}
+		if vn.PseudoType != "" {
+			// Generated text in its element's box (Layout.Text holds it);
+			// the backend id the pass gave is its element's.
+			n.Backend, n.PseudoType, n.Type = 0, vn.PseudoType, domsnap.ElementNode
+		}
 		if l := vn.Layout; l != nil {
 			n.Layout = &domsnap.Layout{Bounds: rect(l.Bounds), Style: l.Style, PaintOrder: l.PaintOrder, Text: l.Text}
 			if len(l.Client) == 4 {

@@ -183,8 +183,8 @@
     const probeEls = [];
     const range = doc.createRange();
     const box = r => [r.left + sx, r.top + sy, r.width, r.height];
-    const styleOf = el => {
-      const cs = win.getComputedStyle(el);
+    const styleOf = (el, pseudo) => {
+      const cs = win.getComputedStyle(el, pseudo);
       const vals = styleProps.map(p => cs.getPropertyValue(p));
       const key = vals.join('\u0000');
       let s = styleIndex.get(key);
@@ -243,6 +243,7 @@
       layer[me] = parentOut < 0 ? me : layer[parentOut];
       if (o.layout && (el === doc.documentElement || o.layerRoot)) layer[me] = me;
       delete o.layerRoot;
+      if (o.layout) generated(el, me, '::before');
       if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && rect[i]) frames.push([el, me]);
       // Children in tree order: the shadow root, then child nodes. The
       // subtree is whole when nothing rendered in it was left out.
@@ -292,8 +293,26 @@
           kid(c);
         }
       }
+      if (o.layout) generated(el, me, '::after');
       complete[me] = whole;
       return whole;
+    };
+    // Generated text (::before, ::after): the AX fetch of a viewport
+    // capture does not reach it, so the pass reads it here, with its own
+    // style, standing in its element's box (a pseudo element has no box
+    // to read), for fuse to print and judge as the full capture does.
+    const generated = (el, me, which) => {
+      const cs = win.getComputedStyle(el, which);
+      const c = cs.getPropertyValue('content');
+      if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return;
+      let text = '';
+      for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+        text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el.getAttribute(m[2]) || '');
+      }
+      if (!text.trim()) return;
+      const b = d.nodes[me].layout.bounds;
+      const k = emit(el, me, { name: which, pseudoType: which.slice(2), layout: { bounds: b, style: styleOf(el, which)[0], text: text.slice(0, 10000), fragments: [b] } });
+      layer[k] = layer[me];
     };
     const complete = [];
     walkOut(0, -1, false);
