@@ -11,6 +11,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/roles"
 )
 
 // verb is what an action's input does to its element, for the guard and
@@ -262,7 +263,7 @@ func (s *Session) liveFingerprint(o *Observed, t Target) error {
 		return err
 	}
 	if nowRole != role || fuse.DisplayName(nowName) != fuse.DisplayName(name) {
-		return fmt.Errorf("%s changed since the snapshot (now %s %s); nothing was done", what(t), nowRole, fuse.Quote(fuse.DisplayName(nowName)))
+		return fmt.Errorf("%s changed since the snapshot (now %s %s); nothing was done", what(t), roles.Printed(nowRole), fuse.Quote(fuse.DisplayName(nowName)))
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/axfuse/axfuse/internal/roles"
 )
 
 // controlRoles are Puppeteer's control roles: interactive by role alone.
@@ -107,7 +109,7 @@ func Reasons(s Signals) []string {
 	case s.Role == "link" && s.HasHref:
 		r = append(r, "role:link")
 	case controlRoles[s.Role]:
-		r = append(r, "role:"+s.Role)
+		r = append(r, "role:"+roles.Printed(s.Role)) // ARIA names, never Chrome's own
 	}
 	if s.Focusable {
 		r = append(r, "focusable")
