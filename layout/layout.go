@@ -489,20 +489,7 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 	if l == nil || len(l.Fragments) == 0 {
 		return nil
 	}
-	dg := &g.Docs[doc]
-	shown := dg.shown(node).box()
-	clip := boxRect(shown)
-	out := make([]Box, 0, len(l.Fragments))
-	for _, f := range l.Fragments {
-		if !finite(f.X, f.Y, f.W, f.H) {
-			continue
-		}
-		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(clip).box()
-		if b.W > 0 && b.H > 0 {
-			out = append(out, b)
-		}
-	}
-	return out
+	return g.FragmentsInto(make([]Box, 0, len(l.Fragments)), doc, node, len(l.Fragments))
 }
 
 // Alpha is a node's effective opacity, 0 to 1: opacity and filter
