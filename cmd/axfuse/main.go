@@ -78,6 +78,8 @@ Usage:
                                     search the whole fused tree, off-screen
                                     and covered nodes included: each match
                                     with its path, box and where it stands
+                                    (--role takes ARIA names or Chrome's:
+                                    img or image)
 
 Flags (snapshot, capture):
   --cdp ENDPOINT     attach to a running browser (http://host:port or ws://...)
