@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -39,13 +38,7 @@ type keyLog struct {
 
 // TestPressChord presses chords into a real headless Chromium.
 func TestPressChord(t *testing.T) {
-	if _, err := FindBrowser(""); err != nil {
-		// Under CI a missing browser fails, never skips (as in cmd/axfuse).
-		if ci := strings.ToLower(os.Getenv("CI")); ci != "" && ci != "false" && ci != "0" {
-			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
-		}
-		t.Skipf("no Chromium: %v", err)
-	}
+	requireBrowser(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(keysPage))
