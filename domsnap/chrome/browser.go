@@ -229,28 +229,53 @@ type FileChooser struct {
 }
 
 // netActivity tracks the tab's requests in flight and when that last
-// changed.
+// changed. Each event type comes on its own subscription, so a request's
+// end can be handled before its start (a file from the cache finishes
+// within microseconds): an end seen first is remembered, and the start
+// that follows adds nothing. Otherwise the request would stay in flight
+// for good and every later settle would wait its whole bound.
 type netActivity struct {
 	mu       sync.Mutex
 	inflight map[string]bool
+	ended    map[string]bool // ends seen with no start yet
+	endOrder []string        // ended in arrival order, to forget the oldest
 	changed  time.Time
 }
 
+// maxEarlyEnds bounds the ends remembered ahead of their starts.
+const maxEarlyEnds = 1024
+
 func (n *netActivity) start(id string) {
 	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.changed = time.Now()
+	if n.ended[id] {
+		delete(n.ended, id)
+		return
+	}
 	if n.inflight == nil {
 		n.inflight = map[string]bool{}
 	}
 	n.inflight[id] = true
-	n.changed = time.Now()
-	n.mu.Unlock()
 }
 
 func (n *netActivity) end(id string) {
 	n.mu.Lock()
-	delete(n.inflight, id)
+	defer n.mu.Unlock()
 	n.changed = time.Now()
-	n.mu.Unlock()
+	if n.inflight[id] {
+		delete(n.inflight, id)
+		return
+	}
+	if n.ended == nil {
+		n.ended = map[string]bool{}
+	}
+	n.ended[id] = true
+	n.endOrder = append(n.endOrder, id)
+	if len(n.endOrder) > maxEarlyEnds {
+		delete(n.ended, n.endOrder[0])
+		n.endOrder = n.endOrder[1:]
+	}
 }
 
 // quietFor reports whether no request has been in flight for d.
