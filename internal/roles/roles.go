@@ -53,15 +53,21 @@ func Printed(role string) string {
 }
 
 // Same reports whether a role asked for (find --role, a scope "role:name")
-// names a printed role: either spelling, Chrome's or ARIA's, any case.
+// names a printed role: either spelling, Chrome's or ARIA's, any case. It
+// runs for every node a search visits: one map lookup.
 func Same(asked, printed string) bool {
 	if strings.EqualFold(asked, printed) {
 		return true
 	}
-	for c, p := range chrome {
-		if strings.EqualFold(asked, c) && p == printed {
-			return true
-		}
-	}
-	return false
+	p, ok := byLower[strings.ToLower(asked)]
+	return ok && p == printed
 }
+
+// byLower is chrome keyed by lower-case name.
+var byLower = func() map[string]string {
+	m := make(map[string]string, len(chrome))
+	for c, p := range chrome {
+		m[strings.ToLower(c)] = p
+	}
+	return m
+}()
