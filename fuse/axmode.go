@@ -1,6 +1,8 @@
 package fuse
 
 import (
+	"strings"
+
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/roles"
@@ -14,7 +16,8 @@ import (
 // hide their subtrees. A leaf has no children, is a plain text field,
 // text, an image-like or range role, or a named heading with nothing
 // focusable inside (a heading that holds a link goes, the link stays). No
-// DOM signal (listener, isClickable) is consulted.
+// DOM signal (listener, isClickable) is consulted. An iframe's document is
+// stitched in under its iframe line, as includeIframes does.
 
 var leafishRoles = map[string]bool{
 	"doc-cover": true, "graphics-symbol": true, "img": true, "image": true,
@@ -28,6 +31,13 @@ func (b *builder) emitAX(fd *frameData, i int, sc scope) []*Node {
 	dom := b.domIndex(fd, ax.Backend)
 	if ax.Role == "InlineTextBox" {
 		return nil
+	}
+	if dom >= 0 && b.facts(fd).kinds[dom]&ownsDocument != 0 {
+		// A frame's document is stitched in place, as in the fused view
+		// (Puppeteer's includeIframes: the Iframe node is then kept).
+		n := b.axNode(fd, i, dom)
+		n.Children = b.children(fd, i, dom, sc)
+		return []*Node{n}
 	}
 	if b.axLeaf(fd, i) {
 		if !b.axInteresting(fd, i, sc.insideControl) {
@@ -52,7 +62,7 @@ func (b *builder) axNode(fd *frameData, i, dom int) *Node {
 	}
 	// Puppeteer reports any value Chrome sends (a rich editor's text, a
 	// file input's "No file chosen").
-	n := &Node{Role: roles.Printed(ax.Role), Name: ax.Name, States: states(ax), Value: ax.Value}
+	n := &Node{Role: roles.Printed(ax.Role), Name: ax.Name, States: axStates(ax), Value: ax.Value, Description: ax.Description}
 	if ax.Role == "link" {
 		n.URL = b.linkURL(fd, ax, dom) // as written, as the fused view and Playwright print it
 	}
@@ -60,6 +70,66 @@ func (b *builder) axNode(fd *frameData, i, dom int) *Node {
 	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})
 	b.markTarget(n, fd, i, dom, reasons, scope{})
 	return n
+}
+
+// axExtraStates are the properties Puppeteer's SerializedAXNode reports
+// beyond the states both views print, in its order: flags print when
+// true, tokens and strings with their value.
+var axExtraStates = [...]string{"focused", "modal", "multiline", "multiselectable", "busy", "atomic",
+	"valuemin", "valuemax", "autocomplete", "haspopup", "orientation", "live", "relevant",
+	"errormessage", "details", "keyshortcuts", "roledescription", "valuetext"}
+
+var axFlags = map[string]bool{"focused": true, "modal": true, "multiline": true, "multiselectable": true, "busy": true, "atomic": true}
+
+// axStates are the fused view's states plus the rest of Puppeteer's
+// fields. Values come from the page: stateValue keeps them on one line
+// and inside their brackets.
+func axStates(ax *domsnap.AXNode) []string {
+	out := states(ax)
+	for _, name := range axExtraStates {
+		prop := name
+		if name == "haspopup" {
+			prop = "hasPopup" // CDP's spelling
+		}
+		v, ok := ax.Prop(prop)
+		if !ok || name == "live" && (v == "off" || liveShown(out)) {
+			continue
+		}
+		switch {
+		case axFlags[name]:
+			if v != "" && v != "false" && v != "0" { // Chrome sends busy as 1
+				out = append(out, name)
+			}
+		case v == "true":
+			out = append(out, name)
+		case v == "" || v == "false":
+		default:
+			out = append(out, name+"="+stateValue(v))
+		}
+	}
+	return out
+}
+
+// liveShown: states already holds live= (the fused view prints it on
+// roles whose liveness is not implied).
+func liveShown(out []string) bool {
+	for _, s := range out {
+		if strings.HasPrefix(s, "live=") {
+			return true
+		}
+	}
+	return false
+}
+
+// stateValue is a page-supplied token as a state prints it: whitespace
+// collapsed, cut, and quoted when it would close its bracket or look
+// like another state.
+func stateValue(v string) string {
+	v = cutRunes(clean(v), 80)
+	if v == "" || strings.ContainsAny(v, "[]\"\\") || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' }) {
+		return Quote(v)
+	}
+	return v
 }
 
 func (b *builder) axInteresting(fd *frameData, i int, insideControl bool) bool {

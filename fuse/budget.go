@@ -136,7 +136,7 @@ func (v *view) distance(n *Node) float64 {
 // for YAML with quotes and brackets), its ref included.
 func lineCost(n *Node) int {
 	var sb strings.Builder
-	writeNode(&sb, &Node{Role: n.Role, Name: n.Name, Text: n.Text, URL: n.URL, Value: n.Value, States: n.States}, 0)
+	writeNode(&sb, &Node{Role: n.Role, Name: n.Name, Text: n.Text, URL: n.URL, Value: n.Value, Description: n.Description, States: n.States}, 0)
 	c := sb.Len()/3 + 2
 	if n.target != nil {
 		c += refTokens

@@ -58,11 +58,15 @@ func checkParses(t *testing.T, obs *Observation) {
 		t.Fatalf("YAML does not parse: %v\n%s", err, obs.Snapshot)
 	}
 	var keys []string
-	collectKeys(doc, &keys)
+	texts := map[string]string{}
+	collectKeys(doc, &keys, texts)
 	names := map[string]string{}
 	for _, k := range keys {
 		if m := refRe.FindStringSubmatch(k); m != nil {
 			names[m[1]] = nameOf(t, k)
+			if names[m[1]] == "" && strings.HasPrefix(k, "group ") {
+				names[m[1]] = texts[k] // a details group holds its summary's ref and text
+			}
 		}
 	}
 	if len(names) != len(obs.Elements) {
@@ -76,19 +80,29 @@ func checkParses(t *testing.T, obs *Observation) {
 	}
 }
 
-func collectKeys(v any, keys *[]string) {
+func collectKeys(v any, keys *[]string, texts map[string]string) {
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			collectKeys(e, keys)
+			collectKeys(e, keys, texts)
 		}
 	case map[string]any:
 		// Keys are aria lines; a scalar value is content (text, /url,
 		// an inline value), a list value is children.
 		for k, e := range x {
 			*keys = append(*keys, k)
-			if list, ok := e.([]any); ok {
-				collectKeys(list, keys)
+			switch c := e.(type) {
+			case []any:
+				collectKeys(c, keys, texts)
+				if len(c) > 0 {
+					if m, ok := c[0].(map[string]any); ok {
+						if s, ok := m["text"].(string); ok {
+							texts[k] = s
+						}
+					}
+				}
+			case string:
+				texts[k] = c
 			}
 		}
 	case string:

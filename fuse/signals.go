@@ -25,6 +25,25 @@ func wrapperRole(role string) bool {
 	return false
 }
 
+// withContextRole restores a role the author wrote that Chrome drops for
+// want of its required context: a role=listitem outside any list is
+// generic to Chrome, but it still groups its item's text with its
+// buttons, and Playwright prints it. Ignored as uninteresting, it is
+// kept; hidden, it stays hidden. The node is copied, not changed.
+func (b *builder) withContextRole(fd *frameData, ax *domsnap.AXNode, dom int) *domsnap.AXNode {
+	plain := ax.Role == "generic" || ax.Ignored && ax.Role == "none" && !hiddenReason(ax.IgnoredReasons)
+	if !plain || dom < 0 {
+		return ax
+	}
+	role, _ := b.c.Documents[fd.doc].Nodes[dom].Attr("role")
+	if first, _, _ := strings.Cut(strings.TrimSpace(strings.ToLower(role)), " "); first != "listitem" {
+		return ax
+	}
+	cp := *ax
+	cp.Role, cp.Ignored, cp.IgnoredReasons = "listitem", false, nil // Chrome ignores it as an unnamed generic
+	return &cp
+}
+
 // fromMarkup fills in what Chrome's AX node leaves out and the markup
 // says: a date, time or colour input's value (Chrome gives its inner
 // parts, not its value), and aria-invalid's kind (grammar, spelling).
@@ -34,6 +53,13 @@ func (b *builder) fromMarkup(n *Node, fd *frameData, ax *domsnap.AXNode, dom int
 	case "Date", "DateTime", "InputTime", "ColorWell":
 		if n.Value == "" {
 			n.Value = node.InputValue
+		}
+	}
+	if ax.Role == "LayoutTableRow" || ax.Role == "LayoutTableCell" {
+		// Chrome drops aria-selected on a layout table's rows and cells;
+		// printed as rows and cells, they keep it, as Playwright does.
+		if v, _ := node.Attr("aria-selected"); strings.TrimSpace(v) == "true" {
+			n.States = append(n.States, "selected")
 		}
 	}
 	for k, st := range n.States {

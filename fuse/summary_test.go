@@ -37,7 +37,7 @@ func TestSummaryWords(t *testing.T) {
 		{map[string]int{"link": 40}, lm("Footer"), `navigation "Footer", 40 links`},
 		{nil, lm("A", "B", "C", "D", "E"), `navigation "A", navigation "B", navigation "C", +2 landmarks`},
 		{nil, lm("A", "B", "C", "D"), `navigation "A", navigation "B", navigation "C", +1 landmark`},
-		{nil, lm(strings.Repeat("x", 50), "line\nbreak \"quoted\""), `navigation "` + strings.Repeat("x", 40) + `…", navigation "line\nbreak \"quoted\""`},
+		{nil, lm(strings.Repeat("x", 50), "line\nbreak \"quoted\""), `navigation "` + strings.Repeat("x", 40) + `…", navigation "line break \"quoted\""`}, // white space collapses in names
 	} {
 		s := summary{roles: tc.roles, marks: tc.marks}
 		if got := describeCounts(s, 9); got != tc.want {
@@ -158,7 +158,7 @@ func TestNamedLandmarksInCounts(t *testing.T) {
 		},
 		want: []string{
 			`  - row:` + "\n" + `    - cell "SKU-24"` + "\n" + `    - form "Order 24":`,
-			`  - 'row [collapsed: below, form "Order 25 \"x\"] [ref=e1]\nnext line, and a …", form "Order 26", form "Order 27", +1172 landmarks, 1175 rows, 1175 links, 1175 buttons]'`,
+			`  - 'row [collapsed: below, form "Order 25 \"x\"] [ref=e1] next line, and a …", form "Order 26", form "Order 27", +1172 landmarks, 1175 rows, 1175 links, 1175 buttons]'`,
 		},
 	}, {
 		name: "forms left out for the budget", capture: "big",

@@ -41,14 +41,17 @@ const (
 
 // Node is one line of the observation.
 type Node struct {
-	Role     string
-	Name     string
-	Text     string   // the text of a "text" node, or an inline child text
-	URL      string   // a link's target
-	Value    string   // a control's current value
-	States   []string // "checked", "expanded=false", "level=2", ...
-	Ref      string
-	Children []*Node
+	Role  string
+	Name  string
+	Text  string // the text of a "text" node, or an inline child text
+	URL   string // a link's target
+	Value string // a control's current value
+	// Description is Chrome's accessible description; only the AX-only
+	// view prints it (as Puppeteer reports it).
+	Description string
+	States      []string // "checked", "expanded=false", "level=2", ...
+	Ref         string
+	Children    []*Node
 	// owner is the AX parent of a text line: texts of one owner join as
 	// written, texts of different owners (inline boxes of one run) join
 	// with a space.
@@ -67,6 +70,9 @@ type Node struct {
 	status status
 	// modal marks an aria-modal or showModal() dialog.
 	modal bool
+	// summary marks the <summary> that toggles its <details>: the YAML
+	// prints it on its group's line (yaml.go, withSummary).
+	summary bool
 	// orig is the full-tree node a view copy was made from.
 	orig *Node
 	// elided is the run of a viewport capture this line stands for: what
@@ -375,6 +381,7 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 		return b.children(fd, i, dom, sc)
 	}
+	ax = b.withContextRole(fd, ax, dom)
 	if ax.Ignored {
 		if n := b.ariaHiddenTarget(fd, i, dom, sc); n != nil {
 			return n
@@ -408,6 +415,13 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		n := b.node()
 		n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
 		n.run = b.lineRunOf(fd, dom)
+		if at != dom && at >= 0 && ax.Name == strings.TrimSpace(ax.Name) && !endsLine(&b.c.Documents[fd.doc], at) {
+			// Inline generated text belongs to its element: an icon's
+			// ::before joins its text as written ("\ueab2hello"). A block
+			// one stays apart, and one with spaces at its ends keeps them
+			// (the lines below trim each text, so the spaces are read here).
+			n.owner, n.run = b.pseudoOwner(fd, ax), b.lineRunOf(fd, at)
+		}
 		return b.one(n)
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
@@ -459,6 +473,7 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	if ax.Role == "link" {
 		n.URL = b.linkURL(fd, ax, dom)
 	}
+	n.summary = ax.Role == "DisclosureTriangle" || ax.Role == "DisclosureTriangleGrouped"
 	if v, _ := ax.Prop("modal"); v == "true" {
 		n.modal = true
 	}

@@ -139,6 +139,15 @@ func (b *builder) generatedText(fd *frameData, ax *domsnap.AXNode) int {
 	return dom
 }
 
+// pseudoOwner is the AX id of the element whose ::before or ::after holds
+// text ax (the pseudo element's parent), or the pseudo element's own id.
+func (b *builder) pseudoOwner(fd *frameData, ax *domsnap.AXNode) string {
+	if p, ok := fd.byID.get(ax.Parent); ok && fd.f.AXNodes[p].Parent != "" {
+		return fd.f.AXNodes[p].Parent
+	}
+	return ax.Parent
+}
+
 // withGenerated adds the generated text (::before, ::after) of DOM node
 // dom that a viewport capture read itself (its AX fetch does not reach
 // it: pseudo elements with no backend id, text in Layout.Text): first and

@@ -58,17 +58,18 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		sb.WriteByte('\n')
 		return
 	}
+	n = withSummary(n)
 	sb.WriteString(fittingKey(n))
 	children := n.Children
 	inline := ""
 	switch {
 	case n.Value != "":
 		inline = cutRunes(n.Value, maxValueLen)
-	case len(children) == 1 && children[0].Role == "text" && n.URL == "":
+	case len(children) == 1 && children[0].Role == "text" && !hasProps(n):
 		inline = cutRunes(children[0].Text, maxTextLen)
 		children = nil
 	}
-	if inline != "" && (len(children) > 0 || n.URL != "") {
+	if inline != "" && (len(children) > 0 || hasProps(n)) {
 		// A value beside children goes first among them.
 		children = append([]*Node{{Role: "/value", Text: inline}}, children...)
 		inline = ""
@@ -78,10 +79,13 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		sb.WriteString(": ")
 		sb.WriteString(scalar(inline))
 		sb.WriteByte('\n')
-	case len(children) > 0 || n.URL != "":
+	case len(children) > 0 || hasProps(n):
 		sb.WriteString(":\n")
 		if n.URL != "" {
 			sb.WriteString(indent + "  - /url: " + scalar(cutRunes(n.URL, maxURLLen)) + "\n")
+		}
+		if n.Description != "" {
+			sb.WriteString(indent + "  - /description: " + scalar(cutRunes(n.Description, maxTextLen)) + "\n")
 		}
 		for _, c := range children {
 			if c.Role == "/value" {
@@ -94,6 +98,33 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		sb.WriteByte('\n')
 	}
 }
+
+// withSummary prints a details group as Playwright does, its summary's
+// text first among its children (`- group: More`), and keeps the
+// summary's states and ref on the group's line: `- group [expanded=false]
+// [ref=e3]: More` (e3 is the summary, which opens it). A summary holding
+// links or controls keeps its own line, so nothing it holds is lost; so
+// does the summary of a named group (a line's name is its ref's name).
+func withSummary(n *Node) *Node {
+	if n.Role != "group" || n.Name != "" || n.Ref != "" || len(n.Children) == 0 {
+		return n
+	}
+	s := n.Children[0]
+	if !s.summary || len(s.Children) > 0 {
+		return n
+	}
+	g := *n
+	g.States = append(append([]string(nil), n.States...), s.States...)
+	g.Ref = s.Ref
+	g.Children = n.Children[1:]
+	if s.Name != "" {
+		g.Children = append([]*Node{{Role: "text", Text: DisplayName(s.Name)}}, g.Children...)
+	}
+	return &g
+}
+
+// hasProps: the node prints /url or /description lines under its key.
+func hasProps(n *Node) bool { return n.URL != "" || n.Description != "" }
 
 // maxKey is the longest key written. YAML reads an implicit key only up
 // to 1024 characters; a name whose every character needs an escape would
@@ -116,9 +147,9 @@ func fittingKey(n *Node) string {
 func Key(n *Node) string {
 	var sb strings.Builder
 	sb.WriteString(safeRole(n.Role))
-	if n.Name != "" {
+	if name := DisplayName(n.Name); name != "" {
 		sb.WriteByte(' ')
-		sb.WriteString(Quote(DisplayName(n.Name)))
+		sb.WriteString(Quote(name))
 	}
 	for _, s := range n.States {
 		sb.WriteString(" [" + s + "]")
@@ -130,12 +161,25 @@ func Key(n *Node) string {
 }
 
 // DisplayName is a name as the YAML and JSON show it: cut to maxNameLen
-// runes, with invalid UTF-8 and unprintable astral characters as U+FFFD.
+// runes, with invalid UTF-8 and unprintable astral characters as U+FFFD,
+// runs of white space (no-break spaces too) as one space, and soft
+// hyphens and zero-width spaces gone, as Playwright prints names.
 func DisplayName(s string) string {
 	var sb strings.Builder
+	space := false
 	for _, r := range s {
-		if r > 0xffff && !unicode.IsPrint(r) {
+		switch {
+		case r == '\u00ad' || r == '\u200b':
+			continue
+		case unicode.IsSpace(r):
+			space = sb.Len() > 0
+			continue
+		case r > 0xffff && !unicode.IsPrint(r):
 			r = utf8.RuneError
+		}
+		if space {
+			sb.WriteByte(' ')
+			space = false
 		}
 		sb.WriteRune(r)
 	}
