@@ -193,7 +193,33 @@ func SaveTable(path string, t *index.Table) error {
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	expireSessions(filepath.Dir(path), time.Now().Add(-SessionLifetime))
+	return nil
+}
+
+// SessionLifetime is how long a ref session unused is kept: a tab's refs
+// outlive one command, not a day.
+const SessionLifetime = 24 * time.Hour
+
+// expireSessions removes the session files (and stray temporaries) in dir
+// last written before cutoff. Best effort: a file another process is
+// writing at that moment is simply kept or rewritten.
+func expireSessions(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") && !strings.HasSuffix(e.Name(), ".json.tmp") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // DocumentID names the top-level document of a capture: a new one (a

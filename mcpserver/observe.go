@@ -18,8 +18,8 @@ import (
 // changed since its last look. Either becomes what it last saw.
 func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult, error) {
 	if d := ts.tab.OpenDialog(); d != nil {
-		text := fmt.Sprintf("%s\nA %s dialog is open with %s; the page waits for it. Answer it with browser_handle_dialog {accept, promptText}.",
-			note, d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
+		text := fmt.Sprintf("%s\n%s %s dialog is open with %s; the page waits for it. Answer it with browser_handle_dialog {accept, promptText}.",
+			note, article(string(d.Type)), d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
 		return textResult(strings.TrimSpace(text), nil), nil
 	}
 	// A canvas usually means a screenshot: take it while the capture runs,
@@ -61,6 +61,14 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	res := textResult(sb.String(), meta)
 	s.attachRegions(ts, o, res, early)
 	return res, nil
+}
+
+// article is "An" before a vowel ("An alert dialog"), else "A".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "An"
+	}
+	return "A"
 }
 
 // writePage names the page; its URL and title are the page's words, so
@@ -123,5 +131,5 @@ func writeFile(path, text string) error {
 	if path == "" {
 		return nil
 	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return os.WriteFile(path, []byte(text), 0o600)
 }

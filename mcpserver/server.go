@@ -42,7 +42,9 @@ type Options struct {
 	// UploadRoot is the folder browser_file_upload takes files from
 	// (symbolic links followed); "" allows any readable file.
 	UploadRoot string
-	Version    string
+	// Policy is what pages and files the agent may reach.
+	Policy  Policy
+	Version string
 }
 
 // Server is one MCP server: one browser, its tabs, one tool call at a time.
@@ -53,6 +55,9 @@ type Server struct {
 	browser *chrome.Browser
 	tabs    []*tabState
 	current int
+	// restarted says why the next answer begins with a notice: a launched
+	// browser died and a new one was started.
+	restarted string
 }
 
 // tabState is one tab, its ref session, and what the agent last saw of it.
@@ -108,6 +113,9 @@ func (s *Server) close() {
 // active returns the selected tab, starting the browser and a first tab
 // when there is none. The caller holds s.mu.
 func (s *Server) active() (*tabState, error) {
+	if err := s.checkAlive(); err != nil {
+		return nil, err
+	}
 	if s.browser == nil {
 		ctx := s.ctx
 		if ctx == nil {
@@ -135,6 +143,27 @@ func (s *Server) active() (*tabState, error) {
 		s.current = len(s.tabs) - 1
 	}
 	return s.tabs[s.current], nil
+}
+
+// checkAlive notices a browser that is gone. A launched one is dropped
+// with its tabs (the next call starts another, and its answer says so);
+// an attached one is an error saying what to do, and is dialled again on
+// the call after.
+func (s *Server) checkAlive() error {
+	if s.browser == nil || s.browser.Alive() {
+		return nil
+	}
+	for _, ts := range s.tabs {
+		ts.tab.Close()
+	}
+	s.tabs, s.current = nil, 0
+	s.browser.Close()
+	s.browser = nil
+	if s.opts.Endpoint != "" {
+		return fmt.Errorf("the browser at %s is gone (it exited, crashed or dropped the connection); start it again with its remote-debugging port and call again, or restart the server with another endpoint", s.opts.Endpoint)
+	}
+	s.restarted = "The browser had stopped (it exited or crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
+	return nil
 }
 
 // openTab adds a tab with its session and selects it.

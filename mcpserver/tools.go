@@ -113,8 +113,44 @@ func tool[In any](s *Server, srv *mcp.Server, name, desc string, h func(ts *tabS
 			return nil, nil, err
 		}
 		res, err := h(ts, in)
+		if err == nil {
+			err = s.keepToPolicy(ts)
+		}
+		if err != nil && s.browser != nil && !s.browser.Alive() {
+			if s.opts.Endpoint == "" {
+				err = fmt.Errorf("%w (the browser is gone; the next call starts a new one)", err)
+			} else {
+				err = fmt.Errorf("%w (the browser at %s is gone; start it again, then call again)", err, s.opts.Endpoint)
+			}
+		}
+		if notice := s.restarted; notice != "" && (res != nil || err != nil) {
+			s.restarted = ""
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s\n%w", notice, err)
+			}
+			res.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+		}
 		return res, nil, err
 	})
+}
+
+// keepToPolicy checks where the tab is after a tool ran: a page the
+// policy refuses (a link to file:, a redirect to a blocked origin) is
+// not shown; the tab goes to about:blank and the call fails saying so.
+func (s *Server) keepToPolicy(ts *tabState) error {
+	url, _, err := ts.tab.Location()
+	if err != nil || url == "" || url == "about:blank" || strings.HasPrefix(url, "chrome-error:") {
+		return nil
+	}
+	why := s.opts.Policy.CheckURL(url)
+	if why == nil {
+		return nil
+	}
+	ts.seen = nil
+	if nerr := ts.tab.Navigate("about:blank", 0); nerr != nil {
+		return fmt.Errorf("the tab went to %s, which this server does not allow (%v), and could not be cleared: %v", fuse.Quote(cut(url, 100)), why, nerr)
+	}
+	return fmt.Errorf("the tab went to %s, which this server does not allow (%v); nothing of it is shown, and the tab was sent to about:blank", fuse.Quote(cut(url, 100)), why)
 }
 
 func (s *Server) register(srv *mcp.Server) {
@@ -224,6 +260,9 @@ func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, e
 	if strings.TrimSpace(in.URL) == "" {
 		return nil, errors.New("url is empty")
 	}
+	if err := s.opts.Policy.CheckURL(in.URL); err != nil {
+		return nil, err
+	}
 	note := ""
 	switch err := ts.tab.Navigate(in.URL, 300*time.Millisecond); {
 	case errors.Is(err, chrome.ErrStillLoading):
@@ -309,10 +348,14 @@ func (s *Server) snapshot(ts *tabState, in snapshotArgs) (*mcp.CallToolResult, e
 	var sb strings.Builder
 	writePage(&sb, o)
 	if in.Filename != "" {
-		if err := writeFile(in.Filename, yaml); err != nil {
+		path, err := s.opts.Policy.outputPath(in.Filename)
+		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&sb, "Snapshot (%d tokens) written to %s\n", tokens, in.Filename)
+		if err := writeFile(path, yaml); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&sb, "Snapshot (%d tokens) written to %s\n", tokens, path)
 	} else {
 		fmt.Fprintf(&sb, "Snapshot (%d tokens):\n%s", tokens, yaml)
 	}

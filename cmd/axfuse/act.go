@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/act"
@@ -23,18 +25,28 @@ var actVerbs = map[string][2]int{
 // actArgs reads `act VERB ARGS...`.
 func (cfg *config) actArgs(pos []string) error {
 	if cfg.cdp == "" {
-		return errors.New("act needs --cdp ENDPOINT: the browser whose current tab you snapshot")
+		return errors.New("needs --cdp ENDPOINT: the browser whose tab you snapshot")
 	}
 	if len(pos) == 0 {
-		return errors.New("act needs a verb: " + verbList())
+		return errors.New("needs a verb: " + verbList())
 	}
 	n, ok := actVerbs[pos[0]]
 	if !ok {
-		return fmt.Errorf("act %q: verbs are %s", pos[0], verbList())
+		return fmt.Errorf("%q is not a verb: verbs are %s", pos[0], verbList())
 	}
 	args := pos[1:]
 	if len(args) < n[0] || n[1] >= 0 && len(args) > n[1] {
-		return fmt.Errorf("act %s: wrong number of arguments (see axfuse help)", pos[0])
+		return fmt.Errorf("%s: wrong number of arguments", pos[0])
+	}
+	if pos[0] == "scroll" {
+		for _, a := range args {
+			if refPattern.MatchString(a) || a == "down" || a == "up" {
+				continue
+			}
+			if v, err := strconv.ParseFloat(a, 64); err != nil || !finite(v) || math.Abs(v) > 1e6 {
+				return fmt.Errorf("scroll %q: want a ref, down, up or a number of px from -1000000 to 1000000", a)
+			}
+		}
 	}
 	cfg.verb, cfg.actArgv = pos[0], args
 	return nil
@@ -47,7 +59,7 @@ func verbList() string {
 // runAct acts on the attached browser's current tab, then prints the new
 // snapshot. It never acts on another element than the one the agent saw.
 func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
-	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth})
+	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, Tab: cfg.tab})
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func TestActArgumentsAreVerbatim(t *testing.T) {
 		{args: []string{"--cdp", "ws://x", "click", "e1", "--dialog"}, errSub: "needs a value"},
 		{args: []string{"--cdp", "ws://x", "type", "e3", "-2", "x"}, errSub: "wrong number of arguments"},
 	} {
-		cfg, err := parseFlags("act", tc.args)
+		cfg, err := parseFlags(commands["act"], tc.args)
 		if tc.errSub != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.errSub) {
 				t.Errorf("%q: error %v, want %q", tc.args, err, tc.errSub)

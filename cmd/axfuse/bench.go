@@ -58,9 +58,23 @@ func bench(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if cfg.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(results)
+		err = enc.Encode(results)
+	} else {
+		err = writeBench(stdout, results)
 	}
-	return writeBench(stdout, results)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range results {
+		if r.Error != "" {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d pages could not be measured (see the output)", failed, len(results))
+	}
+	return nil
 }
 
 func benchPage(b *chrome.Browser, cfg *config, page string) benchResult {

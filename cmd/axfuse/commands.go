@@ -120,6 +120,9 @@ func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if vw, vh := float64(c.Viewport.Width), float64(c.Viewport.Height); cfg.x >= vw || cfg.y >= vh {
+			return fmt.Errorf("(%g,%g) lies outside the %g×%g viewport", cfg.x, cfg.y, vw, vh)
+		}
 		tree := fuse.Build(c, layout.Compute(c), opts)
 		spot := tree.At(cfg.x, cfg.y)
 		if spot.Covered {
@@ -334,6 +337,7 @@ func withBrowser(ctx context.Context, cfg *config, f func(b *chrome.Browser) err
 	b, err := chrome.Open(ctx, chrome.Options{
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser,
 		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth,
+		Tab: cfg.tab,
 	})
 	if err != nil {
 		return err

@@ -392,7 +392,7 @@ func TestClearErrors(t *testing.T) {
 	}{
 		{[]string{"snapshot", dead + "/"}, "ERR_CONNECTION_REFUSED"},
 		{[]string{"snapshot", "--browser", "/nonexistent/chromium", "http://127.0.0.1:1/"}, "/nonexistent/chromium"},
-		{[]string{"snapshot", "--cdp", dead}, "attaching to"},
+		{[]string{"snapshot", "--cdp", dead}, "no DevTools endpoint answers"},
 		{[]string{"snapshot", "--format", "xml"}, "--format"},
 		{[]string{"snapshot", "--viewport", "big"}, "--viewport"},
 		{[]string{"snapshot", "--from", "/nonexistent.json"}, "nonexistent"},

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"regexp"
@@ -23,109 +24,6 @@ import (
 	"github.com/axfuse/axfuse/domsnap/chrome"
 )
 
-const usage = `axfuse turns a live Chrome page into the observation an agent reads.
-
-Usage:
-  axfuse snapshot [flags] [URL]     print the fused observation of URL; with no
-                                    URL and no --cdp, of the embedded demo page;
-                                    with --cdp and no URL, of the browser's
-                                    current tab, without navigating it
-  axfuse capture [flags] URL -o FILE
-                                    record one capture (plain JSON) for replay
-  axfuse snapshot --from FILE       fuse a recorded capture, no browser needed
-  axfuse act --cdp ENDPOINT VERB ARGS...
-                                    act on refs of the attached browser's current
-                                    tab (refs from an earlier snapshot --cdp), then
-                                    print the new snapshot; a stale, changed,
-                                    covered, disabled or wrong kind of target
-                                    fails, and input that would land on
-                                    another element is stopped: nothing is done
-      click REF | dblclick REF | hover REF | check REF | uncheck REF
-      type REF TEXT [--clear] [--submit] (an editable field; TEXT verbatim,
-      "-2" too) | press REF KEY (Playwright's names: Enter, Shift+Tab,
-      Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT...
-      scroll [REF] [down|up|PX] | scrollto REF | drag REF REF (HTML5 drag and
-      drop for draggable elements, else a mouse drag)
-      upload REF FILE...  (a file input, or what opens a file chooser; a
-      click that opens one reports it instead of opening a native dialog)
-      --dialog dismiss|accept|TEXT: how to answer an alert, confirm or prompt
-      the action opens (default dismiss; TEXT accepts a prompt with it); the
-      output's first line says which dialog came and what was answered
-  axfuse locate X Y [URL]           what a click at viewport point (X,Y) reaches:
-                                    a ref, a node, or "no node covers (X,Y)" with
-                                    a cropped annotated screenshot around it
-  axfuse compare [flags] [URL]      the AX-only view beside the fused view of one
-                                    capture, a table of what differs, and the
-                                    targets one view has that the other lacks
-                                    (the demo page with no URL)
-  axfuse bench [--runs N] [URL...]  capture and fuse each page N times (default
-                                    5; the demo page with no URL) and print each
-                                    stage's median: CDP calls, layout, fuse,
-                                    serialize, the whole observation
-  axfuse batch [--parallel N] FILE  snapshot every URL or path in FILE (one a
-                                    line) with N tabs at once (default 2): one
-                                    JSON object a page on stdout (errors too),
-                                    a progress bar and a summary on stderr
-  axfuse mcp [--cdp ENDPOINT] [--max-tokens N] [flags]
-                                    serve the browser_* tools to an agent over
-                                    MCP on stdin/stdout; launches a browser on
-                                    first use unless --cdp; snapshots are cut
-                                    to --max-tokens (default 8000, 0: none);
-                                    browser_file_upload takes files from
-                                    --upload-root DIR only (default: the
-                                    current folder)
-  axfuse find [flags] [URL] --role R --name TEXT --text QUERY
-                                    search the whole fused tree, off-screen
-                                    and covered nodes included: each match
-                                    with its path, box and where it stands
-                                    (--role takes ARIA names or Chrome's:
-                                    img or image)
-
-Flags (snapshot, capture):
-  --cdp ENDPOINT     attach to a running browser (http://host:port or ws://...)
-  --browser PATH     Chromium executable (default: chromium, chromium-browser,
-                     google-chrome on PATH)
-  --viewport WxH     viewport of a launched browser (default 1280x720)
-  --scale DPR        device pixel ratio of a launched browser (default 1)
-  --wait DURATION    settle time after the load event (default 300ms)
-  --frame-depth N    follow cross-site (out-of-process) iframes N deep
-                     (default 8); deeper ones print [too deep to capture]
-  --timeout DURATION deadline of each CDP call (default 20s); a page still
-                     loading by then but parsed is observed with a warning
-  --format yaml|json output format (default yaml)
-  --mode fused|ax    fused view (default) or the AX-only view
-  --from FILE        read a recorded capture instead of a browser
-  --screenshot PATH  (snapshot) also write the viewport as a PNG with every
-                     ref's box outlined and labelled
-  --no-screenshot    (snapshot) never attach one; by default a snapshot
-                     attaches an annotated screenshot (a temporary file) when a
-                     target has no node: an interactive canvas, svg, img,
-                     video, embed or object without accessible content, or an
-                     iframe that could not be captured
-  --offscreen collapse|keep|drop
-                     off-screen subtrees: one counted line (default), all
-                     printed, or left out
-  --margin PX        grow the viewport by PX on every side (default 0)
-  --capture auto|full|viewport
-                     what a live snapshot fetches: the whole page (full), or
-                     only the nodes meeting the viewport, with what lies
-                     outside counted in the page, not fetched (viewport);
-                     auto (default) takes the viewport on pages of 400
-                     elements or 30,000 characters of text or more, unless
-                     the nodes in view outnumber half the elements.
-                     find, compare, --mode ax, --offscreen
-                     keep and --scope always take the full page; capture
-                     records a full capture unless --capture says otherwise
-  --scope SCOPE      print one subtree: ROLE, ROLE:NAME or a ref (e12)
-  --depth N          print at most N levels (default: all)
-  --max-tokens N     cut the snapshot to about N tokens: the viewport first,
-                     then by distance and interactivity; counted lines say
-                     what was left out (default: no limit)
-  --role, --name, --text
-                     (find) role, name substring, any-text substring
-  -o FILE            (capture) where to write the capture
-`
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -133,128 +31,163 @@ func main() {
 	if err != nil {
 		var u usageError
 		if errors.As(err, &u) {
-			fmt.Fprintf(os.Stderr, "axfuse: %v\n\n%s", err, usage)
+			fmt.Fprintf(os.Stderr, "axfuse: %v\n", err)
 			os.Exit(2)
 		}
-		fmt.Fprintf(os.Stderr, "axfuse: %v\n", err)
+		fmt.Fprintf(os.Stderr, "axfuse: %s\n", oneLine(err.Error()))
 		os.Exit(1)
 	}
 }
 
+// usageError is a command line that cannot run: one line, with where to
+// read more.
 type usageError struct{ error }
 
-// commands maps each command to what runs it once its flags are parsed.
-var commands = map[string]func(ctx context.Context, cfg *config, stdout io.Writer) error{
-	"snapshot": snapshot,
-	"locate":   locate,
-	"compare":  compare,
-	"find":     find,
-	"act":      runAct,
-	"capture":  func(ctx context.Context, cfg *config, _ io.Writer) error { return capture(ctx, cfg) },
-	"bench":    bench,
-	"batch":    batch,
-	"mcp":      func(ctx context.Context, cfg *config, _ io.Writer) error { return serveMCP(ctx, cfg) },
+func usageErr(cmd string, err error) usageError {
+	if cmd == "" {
+		return usageError{fmt.Errorf("%v (run 'axfuse --help')", err)}
+	}
+	return usageError{fmt.Errorf("%s: %v (run 'axfuse %s --help')", cmd, err, cmd)}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{errors.New("missing command")}
+		return usageErr("", errors.New("missing command"))
 	}
 	switch args[0] {
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				writeHelp(stdout, c)
+				return nil
+			}
+			return usageErr("", fmt.Errorf("unknown command %q", args[1]))
+		}
+		writeOverview(stdout)
+		return nil
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
 		return nil
 	}
-	command, ok := commands[args[0]]
+	c, ok := commands[args[0]]
 	if !ok {
-		return usageError{fmt.Errorf("unknown command %q", args[0])}
+		return usageErr("", fmt.Errorf("unknown command %q", args[0]))
 	}
-	cfg, err := parseFlags(args[0], args[1:])
+	cfg, err := parseFlags(c, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		writeHelp(stdout, c)
+		return nil
+	}
 	if err != nil {
-		return err
+		return usageErr(c.name, err)
 	}
 	cfg.stderr = stderr
-	return command(ctx, cfg, stdout)
+	return c.run(ctx, cfg, stdout)
 }
 
 // config is the parsed command line.
 type config struct {
-	cmd                string
-	url                string
-	cdp, browser, from string
-	out, screenshot    string
-	format, mode       string
-	width, height      int
-	wait, timeout      time.Duration
-	offscreen, scope   string
-	margin             float64
-	depth              int
-	role, name, text   string
-	verb               string
-	actArgv            []string
-	clear, submit      bool
-	dialog             string
-	noScreenshot       bool
-	x, y               float64
-	scale              float64
-	frameDepth         int
-	maxTokens          int
-	maxTokensSet       bool
-	capture            string
-	captureSet         bool
-	urls               []string  // bench
-	runs, parallel     int       // bench, batch
-	listFile           string    // batch
-	uploadRoot         string    // mcp
-	stderr             io.Writer // warnings
+	cmd              string
+	url              string
+	cdp, tab         string
+	browser, from    string
+	out, screenshot  string
+	format, mode     string
+	viewport         string
+	width, height    int
+	wait, timeout    time.Duration
+	offscreen, scope string
+	margin           float64
+	depth            int
+	role, name, text string
+	verb             string
+	actArgv          []string
+	clear, submit    bool
+	dialog           string
+	noScreenshot     bool
+	x, y             float64
+	scale            float64
+	frameDepth       int
+	maxTokens        int
+	maxTokensSet     bool
+	capture          string
+	captureSet       bool
+	urls             []string  // bench
+	runs, parallel   int       // bench, batch
+	listFile         string    // batch
+	uploadRoot       string    // mcp
+	allowedOrigins   string    // mcp
+	blockedOrigins   string    // mcp
+	allowFileURLs    bool      // mcp
+	outputDir        string    // mcp
+	stderr           io.Writer // warnings
 }
 
-func parseFlags(cmd string, args []string) (*config, error) {
-	cfg := &config{cmd: cmd, stderr: io.Discard}
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+// defaults are the values of flags a command does not take.
+func defaults(cmd string) *config {
+	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: chrome.DefaultFrameDepth,
+		format: "yaml", mode: "fused", offscreen: "collapse", capture: chrome.CaptureAuto, runs: 5, parallel: 2,
+		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second}
+}
+
+// parseFlags reads a command's flags (before or after its arguments) and
+// its arguments.
+func parseFlags(c *command, args []string) (*config, error) {
+	cfg := defaults(c.name)
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.cdp, "cdp", "", "")
-	fs.StringVar(&cfg.browser, "browser", "", "")
-	fs.StringVar(&cfg.from, "from", "", "")
-	fs.StringVar(&cfg.out, "o", "", "")
-	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
-	fs.BoolVar(&cfg.noScreenshot, "no-screenshot", false, "")
-	fs.Float64Var(&cfg.scale, "scale", 1, "")
-	fs.IntVar(&cfg.frameDepth, "frame-depth", chrome.DefaultFrameDepth, "")
-	fs.StringVar(&cfg.format, "format", "yaml", "")
-	fs.StringVar(&cfg.mode, "mode", "fused", "")
-	viewport := fs.String("viewport", "1280x720", "")
-	fs.StringVar(&cfg.offscreen, "offscreen", "collapse", "")
-	fs.Float64Var(&cfg.margin, "margin", 0, "")
-	fs.StringVar(&cfg.scope, "scope", "", "")
-	fs.IntVar(&cfg.depth, "depth", 0, "")
-	fs.IntVar(&cfg.maxTokens, "max-tokens", 0, "")
-	fs.StringVar(&cfg.capture, "capture", chrome.CaptureAuto, "")
-	fs.IntVar(&cfg.runs, "runs", 5, "")
-	fs.IntVar(&cfg.parallel, "parallel", 2, "")
-	fs.StringVar(&cfg.role, "role", "", "")
-	fs.StringVar(&cfg.name, "name", "", "")
-	fs.StringVar(&cfg.text, "text", "", "")
-	fs.BoolVar(&cfg.clear, "clear", false, "")
-	fs.BoolVar(&cfg.submit, "submit", false, "")
-	fs.StringVar(&cfg.dialog, "dialog", "dismiss", "")
-	fs.DurationVar(&cfg.wait, "wait", 300*time.Millisecond, "")
-	fs.DurationVar(&cfg.timeout, "timeout", 20*time.Second, "")
-	fs.StringVar(&cfg.uploadRoot, "upload-root", "", "")
-	// Flags may come before or after the URL. After act's verb only a
-	// flag's exact name is a flag: the rest is the action's text, which
-	// may start with a dash ("-2").
-	var positional []string
-	if cmd == "act" {
-		var err error
-		if positional, err = parseActFlags(fs, args); err != nil {
-			return nil, usageError{err}
-		}
-		args = nil
+	for _, f := range c.flags {
+		cfg.bind(fs, f)
 	}
+	positional, err := parseArgs(c, fs, args)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg.maxTokensSet, cfg.captureSet = set["max-tokens"], set["capture"]
+	if err := cfg.check(set); err != nil {
+		return nil, err
+	}
+	if cfg.width, cfg.height, err = parseViewport(cfg.viewport); err != nil {
+		return nil, err
+	}
+	if err := cfg.positional(positional); err != nil {
+		return nil, err
+	}
+	return cfg, cfg.combinations()
+}
+
+// parseArgs separates flags from arguments. After act's verb only a
+// flag's exact name is a flag: the rest is the action's text, which may
+// start with a dash ("-2"). A flag another command takes is named as such.
+func parseArgs(c *command, fs *flag.FlagSet, args []string) ([]string, error) {
+	explain := func(err error) error {
+		msg := err.Error()
+		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+			name = strings.TrimLeft(name, "-")
+			dash := "--"
+			if len(name) == 1 {
+				dash = "-"
+			}
+			if _, known := flagHelp[name]; known {
+				return fmt.Errorf("does not take %s%s", dash, name)
+			}
+			return fmt.Errorf("unknown flag %s%s", dash, name)
+		}
+		return err
+	}
+	if c.name == "act" {
+		pos, err := parseActFlags(fs, args)
+		if err != nil {
+			return nil, explain(err)
+		}
+		return pos, nil
+	}
+	var positional []string
 	for len(args) > 0 {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err}
+			return nil, explain(err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -262,95 +195,93 @@ func parseFlags(cmd string, args []string) (*config, error) {
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if cmd == "locate" {
-		if len(positional) < 2 {
-			return nil, usageError{errors.New("locate X Y [URL]")}
+	return positional, nil
+}
+
+// positional reads the command's arguments.
+func (cfg *config) positional(pos []string) error {
+	switch cfg.cmd {
+	case "locate":
+		if len(pos) < 2 {
+			return errors.New("want X Y [URL]: a viewport point in CSS px")
 		}
-		var err1, err2 error
-		cfg.x, err1 = strconv.ParseFloat(positional[0], 64)
-		cfg.y, err2 = strconv.ParseFloat(positional[1], 64)
-		if err1 != nil || err2 != nil || cfg.x < 0 || cfg.y < 0 {
-			return nil, usageError{fmt.Errorf("locate X Y: want viewport CSS px, not %q %q", positional[0], positional[1])}
+		x, err1 := strconv.ParseFloat(pos[0], 64)
+		y, err2 := strconv.ParseFloat(pos[1], 64)
+		if err1 != nil || err2 != nil || !finite(x) || !finite(y) || x < 0 || y < 0 || x > 100000 || y > 100000 {
+			return fmt.Errorf("X Y %q %q: want a viewport point, two numbers from 0 to 100000 (CSS px)", pos[0], pos[1])
 		}
-		positional = positional[2:]
-	}
-	if cmd == "act" {
-		if err := cfg.actArgs(positional); err != nil {
-			return nil, usageError{err}
+		cfg.x, cfg.y, pos = x, y, pos[2:]
+	case "act":
+		return cfg.actArgs(pos)
+	case "bench":
+		cfg.urls = pos
+		return nil
+	case "batch":
+		if len(pos) != 1 {
+			return errors.New("want FILE: a file of URLs or paths, one a line")
 		}
-		positional = nil
-	}
-	if cmd == "bench" {
-		cfg.urls, positional = positional, nil
-	}
-	if cmd == "batch" {
-		if len(positional) != 1 {
-			return nil, usageError{errors.New("batch FILE: a file of URLs or paths, one a line")}
+		cfg.listFile = pos[0]
+		return nil
+	case "mcp", "back", "forward", "reload", "tabs", "close":
+		if len(pos) > 0 {
+			return fmt.Errorf("takes no arguments, not %q", pos)
 		}
-		cfg.listFile, positional = positional[0], nil
-	}
-	if cfg.runs < 1 || cfg.runs > 1000 || cfg.parallel < 1 || cfg.parallel > 64 {
-		return nil, usageError{errors.New("--runs is from 1 to 1000 and --parallel from 1 to 64")}
-	}
-	if len(positional) > 1 || cmd == "mcp" && len(positional) > 0 {
-		return nil, usageError{fmt.Errorf("too many arguments: %q", positional)}
-	}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "max-tokens" {
-			cfg.maxTokensSet = true
+		return nil
+	case "open":
+		if len(pos) != 1 {
+			return errors.New("want one URL")
 		}
-		if f.Name == "capture" {
-			cfg.captureSet = true
+	}
+	if len(pos) > 1 {
+		return fmt.Errorf("too many arguments: %q", pos)
+	}
+	if len(pos) == 1 {
+		cfg.url = pos[0]
+	}
+	return nil
+}
+
+// combinations checks what depends on more than one flag or argument.
+func (cfg *config) combinations() error {
+	switch cfg.cmd {
+	case "find":
+		if cfg.role == "" && cfg.name == "" && cfg.text == "" {
+			return errors.New("needs --role, --name or --text")
 		}
-	})
-	if len(positional) == 1 {
-		cfg.url = positional[0]
+	case "capture":
+		if cfg.url == "" && cfg.cdp == "" || cfg.out == "" {
+			return errors.New("needs a URL (or --cdp) and -o FILE")
+		}
+	case "open", "back", "forward", "reload", "tabs", "close":
+		if cfg.cdp == "" {
+			return errors.New("needs --cdp ENDPOINT: a browser that outlives the command (a launched one would close with it)")
+		}
+		if cfg.cmd == "close" && cfg.tab == "" {
+			return errors.New("name the tab to close with --tab (axfuse tabs lists them)")
+		}
 	}
-	var err error
-	if cfg.width, cfg.height, err = parseViewport(*viewport); err != nil {
-		return nil, usageError{err}
-	}
-	if cfg.format != "yaml" && cfg.format != "json" {
-		return nil, usageError{fmt.Errorf("--format %q: want yaml or json", cfg.format)}
-	}
-	if cfg.mode != "fused" && cfg.mode != "ax" {
-		return nil, usageError{fmt.Errorf("--mode %q: want fused or ax", cfg.mode)}
-	}
-	if cfg.capture != chrome.CaptureAuto && cfg.capture != chrome.CaptureFull && cfg.capture != chrome.CaptureViewport {
-		return nil, usageError{fmt.Errorf("--capture %q: want auto, full or viewport", cfg.capture)}
-	}
-	if cfg.offscreen != "collapse" && cfg.offscreen != "keep" && cfg.offscreen != "drop" {
-		return nil, usageError{fmt.Errorf("--offscreen %q: want collapse, keep or drop", cfg.offscreen)}
-	}
-	if cfg.margin < 0 || cfg.margin > 100000 || cfg.depth < 0 {
-		return nil, usageError{errors.New("--margin and --depth must be >= 0")}
-	}
-	if cfg.maxTokens != 0 && cfg.maxTokens < 200 {
-		return nil, usageError{errors.New("--max-tokens is 0 (no limit) or at least 200")}
-	}
-	if cmd == "find" && cfg.role == "" && cfg.name == "" && cfg.text == "" {
-		return nil, usageError{errors.New("find needs --role, --name or --text")}
-	}
-	if cfg.frameDepth < 1 || cfg.frameDepth > 64 {
-		return nil, usageError{errors.New("--frame-depth is from 1 to 64")}
-	}
-	if cfg.scale < 0.5 || cfg.scale > 4 {
-		return nil, usageError{errors.New("--scale is a device pixel ratio from 0.5 to 4")}
-	}
-	if cfg.wait < 0 || cfg.timeout <= 0 {
-		return nil, usageError{errors.New("--wait must be >= 0 and --timeout > 0")}
-	}
-	if cmd == "capture" && (cfg.url == "" && cfg.cdp == "" || cfg.out == "") {
-		return nil, usageError{errors.New("capture needs a URL (or --cdp) and -o FILE")}
-	}
-	if cfg.screenshot != "" && (cfg.from != "" || cmd != "snapshot") {
-		return nil, usageError{errors.New("--screenshot needs a live snapshot (not --from, not capture)")}
+	if cfg.screenshot != "" && cfg.from != "" {
+		return errors.New("--screenshot needs a live snapshot, not --from")
 	}
 	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
-		return nil, usageError{errors.New("--from replays a capture; it takes no URL or --cdp")}
+		return errors.New("--from replays a capture; it takes no URL or --cdp")
 	}
-	return cfg, nil
+	return nil
 }
+
+// oneLine folds an error's lines (a library's, a browser's output) into
+// one, so that every failure is one line on stderr.
+func oneLine(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.TrimSuffix(strings.Join(parts, " "), ":")
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
 

@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"os"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"strings"
 
 	"github.com/axfuse/axfuse/mcpserver"
 )
@@ -34,6 +33,19 @@ func serveMCP(ctx context.Context, cfg *config) error {
 		Endpoint: cfg.cdp, BrowserPath: cfg.browser, Width: cfg.width, Height: cfg.height,
 		CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, MaxTokens: budget, Capture: cfg.capture,
 		UploadRoot: root,
+		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),
+			AllowFileURLs: cfg.allowFileURLs, OutputDir: cfg.outputDir},
 	})
-	return srv.Run(ctx, &mcp.StdioTransport{})
+	return srv.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
+}
+
+// origins splits an origin list written with ; or , between them.
+func origins(list string) []string {
+	var out []string
+	for _, o := range strings.FieldsFunc(list, func(r rune) bool { return r == ';' || r == ',' }) {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }

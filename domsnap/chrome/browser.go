@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net/url"
 	"os"
 	"os/exec"
@@ -69,6 +70,10 @@ type Options struct {
 	// FrameDepth is how deep out-of-process iframes are followed
 	// (default DefaultFrameDepth); deeper ones are reported, not captured.
 	FrameDepth int
+	// Tab picks the tab of an attached browser: a target id, an index in
+	// Pages' order, or a piece of its URL ("" : the page the endpoint
+	// names, else the tab in use).
+	Tab string
 }
 
 func (o Options) callTimeout() time.Duration {
@@ -88,6 +93,10 @@ type Browser struct {
 	// launched one is connected by Open); connectErr is why it failed.
 	connect    sync.Once
 	connectErr error
+	// page is the tab a page websocket endpoint named.
+	page string
+	// path is a launched browser's executable.
+	path string
 }
 
 // Open launches or attaches to a browser. Close releases it: a launched
@@ -104,20 +113,33 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 	}
 	var allocCtx context.Context
 	var cancelAlloc context.CancelFunc
+	var ep endpoint
 	if opts.Endpoint != "" {
-		if err := checkEndpoint(opts.Endpoint); err != nil {
+		rctx, cancel := context.WithTimeout(ctx, opts.callTimeout())
+		var err error
+		ep, err = resolveEndpoint(rctx, opts.Endpoint)
+		cancel()
+		if err != nil {
 			return nil, err
 		}
-		allocCtx, cancelAlloc = remote.NewAllocator(ctx, opts.Endpoint, remote.WithDialTimeout(opts.callTimeout()))
+		allocCtx, cancelAlloc = remote.NewAllocator(ctx, ep.browser, remote.NoModifyURL, remote.WithDialTimeout(opts.callTimeout()))
 	} else {
 		path, err := FindBrowser(opts.BrowserPath)
 		if err != nil {
 			return nil, err
 		}
 		allocCtx, cancelAlloc = chromedp.NewExecAllocator(ctx, launchFlags(path, opts)...)
+		ep.path = path
 	}
-	bctx, cancelB := chromedp.NewContext(allocCtx)
-	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != ""}
+	// chromedp logs its own errors to stderr (a write to a browser that
+	// died); they reach the caller as errors anyway, so they are dropped
+	// unless AXFUSE_DEBUG is set.
+	logf := func(string, ...any) {}
+	if os.Getenv("AXFUSE_DEBUG") != "" {
+		logf = log.Printf
+	}
+	bctx, cancelB := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logf))
+	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != "", page: ep.page, path: ep.path}
 	b.cancel = func() { cancelB(); cancelAlloc() }
 	if b.attached {
 		// Dialled on first need: a lean tab of a one-page browser never
@@ -140,6 +162,13 @@ func (b *Browser) connected() error {
 		switch {
 		case err != nil && b.attached:
 			b.connectErr = fmt.Errorf("attaching to %s: %w", b.opts.Endpoint, err)
+		case err != nil && strings.Contains(err.Error(), "chrome failed to start"):
+			// chromedp's words, then the browser's output, often none.
+			out := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(err.Error()), "chrome failed to start:"))
+			if out == "" {
+				out = "it exited with no output"
+			}
+			b.connectErr = fmt.Errorf("the browser %s did not start: %s (is it Chromium? --browser names another)", b.path, cut(out, 300))
 		case err != nil:
 			b.connectErr = fmt.Errorf("starting the browser: %w", err)
 		}
@@ -175,6 +204,11 @@ func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
 
 // Close releases the browser.
 func (b *Browser) Close() { b.cancel() }
+
+// Alive reports whether the browser's connection still stands: a browser
+// that exited, crashed or dropped its connection is not alive, and every
+// later call on it fails.
+func (b *Browser) Alive() bool { return b.ctx.Err() == nil }
 
 // Attached reports whether the browser was attached to, not launched.
 func (b *Browser) Attached() bool { return b.attached }
@@ -327,38 +361,60 @@ func (b *Browser) CurrentTab() (*Tab, error) {
 	return t, nil
 }
 
-// currentPage is the target id of the tab CurrentTab attaches to.
+// currentPage is the target id of the tab CurrentTab attaches to: the
+// one Options.Tab or the endpoint names, else the page in use.
 func (b *Browser) currentPage() (target.ID, error) {
-	if err := b.connected(); err != nil {
+	pages, err := b.Pages()
+	if err != nil {
 		return "", err
 	}
-	infos, err := chromedp.Targets(b.ctx)
+	want := b.opts.Tab
+	if want == "" {
+		want = b.page
+	}
+	p, err := selectPage(pages, want)
 	if err != nil {
-		return "", fmt.Errorf("listing tabs: %w", err)
+		if len(pages) == 0 {
+			return "", errors.New("the browser has no page tab to snapshot: give a URL")
+		}
+		return "", err
 	}
-	id, ok := pickPage(infos)
-	if !ok {
-		return "", errors.New("the browser has no page tab to snapshot: give a URL")
-	}
-	return id, nil
+	return target.ID(p.ID), nil
 }
 
-// pickPage prefers an attached (in-use) page, then any page; DevTools and
-// extension pages are never chosen.
-func pickPage(infos []*target.Info) (target.ID, bool) {
-	var first target.ID
+// Pages lists the browser's page tabs (DevTools and extension pages
+// aside), in the browser's order: the indices --tab takes.
+func (b *Browser) Pages() ([]Page, error) {
+	if err := b.connected(); err != nil {
+		return nil, err
+	}
+	var infos []*target.Info
+	err := bounded(b.opts.callTimeout(), func() error {
+		var err error
+		infos, err = chromedp.Targets(b.ctx)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing tabs: %w", err)
+	}
+	var pages []Page
 	for _, in := range infos {
-		if !isPageTab(in) {
-			continue
-		}
-		if in.Attached {
-			return in.TargetID, true
-		}
-		if first == "" {
-			first = in.TargetID
+		if isPageTab(in) {
+			pages = append(pages, Page{ID: string(in.TargetID), URL: in.URL, Title: in.Title, InUse: in.Attached})
 		}
 	}
-	return first, first != ""
+	return pages, nil
+}
+
+// CloseTab closes the page tab with target id id.
+func (b *Browser) CloseTab(id string) error {
+	if err := b.connected(); err != nil {
+		return err
+	}
+	return bounded(b.opts.callTimeout(), func() error {
+		_, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: target.ID(id)})
+		return err
+	})
 }
 
 // isPageTab reports whether a target is a tab a snapshot may take.
@@ -547,25 +603,35 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 // Back goes back one entry in the tab's history and waits until that
 // document is loaded. A page restored from the back/forward cache fires no
 // load event, so this polls the URL and readyState instead.
-func (t *Tab) Back() error {
+func (t *Tab) Back() error { return t.historyStep(-1) }
+
+// Forward goes forward one entry in the tab's history, as Back does.
+func (t *Tab) Forward() error { return t.historyStep(+1) }
+
+func (t *Tab) historyStep(delta int64) error {
 	var want string
-	err := t.call("navigate back", func(ctx context.Context) error {
+	word := map[int64]string{-1: "back", 1: "forward"}[delta]
+	err := t.call("navigate "+word, func(ctx context.Context) error {
 		h, err := do(ctx, page.GetNavigationHistory, cdp.Empty{})
 		if err != nil {
 			return err
 		}
-		if h.CurrentIndex <= 0 || int(h.CurrentIndex) >= len(h.Entries) {
-			return errors.New("no earlier page in this tab's history")
+		k := h.CurrentIndex + delta
+		if h.CurrentIndex < 0 || k < 0 || k >= int64(len(h.Entries)) {
+			if delta < 0 {
+				return errors.New("no earlier page in this tab's history")
+			}
+			return errors.New("no later page in this tab's history")
 		}
-		prev := h.Entries[h.CurrentIndex-1]
-		want = prev.URL
-		_, err = do(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: prev.ID})
+		to := h.Entries[k]
+		want = to.URL
+		_, err = do(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: to.ID})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return t.call("wait for the earlier page", func(ctx context.Context) error {
+	return t.call("wait for the "+map[int64]string{-1: "earlier", 1: "later"}[delta]+" page", func(ctx context.Context) error {
 		for {
 			state, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[location.href, document.readyState]`))
 			if err == nil && len(state) == 2 && state[0] == want && state[1] == "complete" {
@@ -578,6 +644,25 @@ func (t *Tab) Back() error {
 			}
 		}
 	})
+}
+
+// Reload reloads the page and waits for its load event, then wait; a
+// document parsed but still loading at the deadline is ErrStillLoading,
+// as in Navigate.
+func (t *Tab) Reload(wait time.Duration) error {
+	err := t.input("reload", func(ctx context.Context) error { return chromedp.Do(ctx, chromedp.Reload()) })
+	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
+		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", ErrStillLoading, t.browser.opts.callTimeout(), err)
+	}
+	if err != nil || wait <= 0 {
+		return err
+	}
+	select {
+	case <-time.After(wait):
+		return nil
+	case <-t.ctx.Done():
+		return t.ctx.Err()
+	}
 }
 
 // Location is the tab's current URL and title.

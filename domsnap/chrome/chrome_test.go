@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/domdebugger"
-	"github.com/chromedp/cdproto/target"
 )
 
 func TestTargetListeners(t *testing.T) {
@@ -21,24 +20,6 @@ func TestTargetListeners(t *testing.T) {
 	want := map[int64][]string{42: {"click", "pointerup"}, 1: {"mousedown"}, 9: {"dragover", "drop"}, 3: {"dragenter", "dragstart"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
-	}
-}
-
-func TestPickPage(t *testing.T) {
-	infos := []*target.Info{
-		{TargetID: "dev", Type: "page", URL: "devtools://devtools/x", Attached: true},
-		{TargetID: "w", Type: "service_worker"},
-		{TargetID: "p1", Type: "page", URL: "http://a/"},
-		{TargetID: "p2", Type: "page", URL: "http://b/", Attached: true},
-	}
-	if id, ok := pickPage(infos); !ok || id != "p2" {
-		t.Errorf("picked %q, want the attached page p2", id)
-	}
-	if id, ok := pickPage(infos[:3]); !ok || id != "p1" {
-		t.Errorf("picked %q, want p1", id)
-	}
-	if _, ok := pickPage(infos[:2]); ok {
-		t.Error("picked a page where there is none")
 	}
 }
 

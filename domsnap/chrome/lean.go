@@ -183,7 +183,13 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 	if b.opts.Endpoint == "" {
 		return b.CurrentTab()
 	}
-	id := b.onlyPage()
+	var id target.ID
+	switch {
+	case b.opts.Tab == "" && b.page != "":
+		id = target.ID(b.page) // the page the endpoint names
+	case b.opts.Tab == "":
+		id = b.onlyPage()
+	}
 	if id == "" {
 		var err error
 		if id, err = b.currentPage(); err != nil {
@@ -198,6 +204,9 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 	s, err := dialLean(dctx, ws)
 	cancelDial()
 	if err != nil {
+		if b.page != "" && b.opts.Tab == "" {
+			return nil, fmt.Errorf("attaching to tab %s (the page the endpoint names): %w; axfuse tabs lists the tabs", b.page, err)
+		}
 		return nil, fmt.Errorf("attaching to the tab: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(b.ctx, leanKey{}, s))

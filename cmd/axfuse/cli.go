@@ -1,0 +1,338 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/axfuse/axfuse/domsnap/chrome"
+)
+
+// A command is one verb of the CLI: how it is called, what it does, the
+// flags it takes and an example. `axfuse CMD --help` prints it; a flag a
+// command does not take is an error, not ignored.
+type command struct {
+	name, args, summary, detail, example string
+	flags                                []string
+	run                                  func(ctx context.Context, cfg *config, stdout io.Writer) error
+}
+
+// Flag groups shared by several commands.
+var (
+	launchFlags = []string{"cdp", "tab", "browser", "viewport", "scale", "timeout", "frame-depth"}
+	pageFlags   = append(append([]string(nil), launchFlags...), "wait")
+	viewFlags   = []string{"mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture"}
+)
+
+func flagsOf(groups ...[]string) []string {
+	var out []string
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// flagHelp is each flag's argument name and meaning, in one place.
+var flagHelp = map[string][2]string{
+	"cdp":             {"ENDPOINT", "attach to a running browser: http://host:port, ws://host:port/devtools/browser/ID, or a tab's ws://host:port/devtools/page/ID"},
+	"tab":             {"TAB", "with --cdp: the tab to use, by target id, index (as `axfuse tabs` lists them) or a piece of its URL (default: the tab in use)"},
+	"browser":         {"PATH", "Chromium executable to launch (default: chromium, chromium-browser, google-chrome on PATH); not with --cdp"},
+	"viewport":        {"WxH", "viewport of a launched browser, 100 to 10000 each way (default 1280x720); not with --cdp"},
+	"scale":           {"DPR", "device pixel ratio of a launched browser, 0.5 to 4 (default 1); not with --cdp"},
+	"wait":            {"DURATION", "settle time after the load event, 0 to 10m (default 300ms)"},
+	"timeout":         {"DURATION", "deadline of each CDP call, 1ms to 10m (default 20s); a page still loading by then but parsed is observed with a warning"},
+	"frame-depth":     {"N", "follow cross-site (out-of-process) iframes N deep, 1 to 64 (default 8); deeper ones print [too deep to capture]"},
+	"format":          {"yaml|json", "output format (default yaml)"},
+	"mode":            {"fused|ax", "the fused view (default) or the AX-only view (puppeteer-core 24's interestingOnly)"},
+	"from":            {"FILE", "read a recorded capture instead of a browser"},
+	"screenshot":      {"PATH", "also write the viewport as a PNG with every ref's box outlined and labelled"},
+	"no-screenshot":   {"", "never attach a screenshot; by default one (a temporary file) is attached when a target has no node: an interactive canvas, svg, img, video, embed or object without accessible content, or an iframe that could not be captured"},
+	"offscreen":       {"collapse|keep|drop", "off-screen subtrees: one counted line (default), all printed, or left out"},
+	"margin":          {"PX", "grow the viewport by PX on every side, 0 to 100000 (default 0)"},
+	"capture":         {"auto|full|viewport", "what a live snapshot fetches: the whole page (full), or only the nodes meeting the viewport, what lies outside counted, not fetched (viewport); auto (default) takes the viewport on pages of 400 elements or 30,000 characters of text or more, unless the nodes in view outnumber half the elements; --mode ax, --offscreen keep and --scope take the full page"},
+	"scope":           {"SCOPE", "print one subtree: ROLE, ROLE:NAME or a ref (e12)"},
+	"depth":           {"N", "print at most N levels, 0 (all, the default) to 512"},
+	"max-tokens":      {"N", "cut the snapshot to about N tokens, 0 (no limit) or 200 to 10000000: the viewport first, then by distance and interactivity; counted lines say what was left out"},
+	"role":            {"ROLE", "match this role (ARIA names or Chrome's: img or image)"},
+	"name":            {"TEXT", "match names containing TEXT"},
+	"text":            {"TEXT", "match any text (name, value, text, URL) containing TEXT"},
+	"o":               {"FILE", "where to write the capture"},
+	"clear":           {"", "(type) empty the field first"},
+	"submit":          {"", "(type) press Enter after typing"},
+	"dialog":          {"dismiss|accept|TEXT", "how to answer an alert, confirm or prompt the action opens (default dismiss; TEXT accepts a prompt with it)"},
+	"runs":            {"N", "capture and fuse each page N times, 1 to 1000 (default 5)"},
+	"parallel":        {"N", "tabs at once, 1 to 64 (default 2)"},
+	"upload-root":     {"DIR", "browser_file_upload takes files from DIR only (default: the current folder)"},
+	"allowed-origins": {"LIST", "the only origins pages may load from, separated by ; or , (https://example.com, example.com for http and https, *.example.com for subdomains; default: any)"},
+	"blocked-origins": {"LIST", "origins pages may never load from, as --allowed-origins writes them; they win over it"},
+	"allow-file-urls": {"", "let pages load file: URLs (refused by default: a file: page reads this machine's files to the agent)"},
+	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
+}
+
+// bind defines flag name on fs, writing into cfg.
+func (cfg *config) bind(fs *flag.FlagSet, name string) {
+	switch name {
+	case "cdp":
+		fs.StringVar(&cfg.cdp, name, "", "")
+	case "tab":
+		fs.StringVar(&cfg.tab, name, "", "")
+	case "browser":
+		fs.StringVar(&cfg.browser, name, "", "")
+	case "viewport":
+		fs.StringVar(&cfg.viewport, name, "1280x720", "")
+	case "scale":
+		fs.Float64Var(&cfg.scale, name, 1, "")
+	case "wait":
+		fs.DurationVar(&cfg.wait, name, 300*time.Millisecond, "")
+	case "timeout":
+		fs.DurationVar(&cfg.timeout, name, 20*time.Second, "")
+	case "frame-depth":
+		fs.IntVar(&cfg.frameDepth, name, chrome.DefaultFrameDepth, "")
+	case "format":
+		fs.StringVar(&cfg.format, name, "yaml", "")
+	case "mode":
+		fs.StringVar(&cfg.mode, name, "fused", "")
+	case "from":
+		fs.StringVar(&cfg.from, name, "", "")
+	case "screenshot":
+		fs.StringVar(&cfg.screenshot, name, "", "")
+	case "no-screenshot":
+		fs.BoolVar(&cfg.noScreenshot, name, false, "")
+	case "offscreen":
+		fs.StringVar(&cfg.offscreen, name, "collapse", "")
+	case "margin":
+		fs.Float64Var(&cfg.margin, name, 0, "")
+	case "capture":
+		fs.StringVar(&cfg.capture, name, chrome.CaptureAuto, "")
+	case "scope":
+		fs.StringVar(&cfg.scope, name, "", "")
+	case "depth":
+		fs.IntVar(&cfg.depth, name, 0, "")
+	case "max-tokens":
+		fs.IntVar(&cfg.maxTokens, name, 0, "")
+	case "role":
+		fs.StringVar(&cfg.role, name, "", "")
+	case "name":
+		fs.StringVar(&cfg.name, name, "", "")
+	case "text":
+		fs.StringVar(&cfg.text, name, "", "")
+	case "o":
+		fs.StringVar(&cfg.out, name, "", "")
+	case "clear":
+		fs.BoolVar(&cfg.clear, name, false, "")
+	case "submit":
+		fs.BoolVar(&cfg.submit, name, false, "")
+	case "dialog":
+		fs.StringVar(&cfg.dialog, name, "dismiss", "")
+	case "runs":
+		fs.IntVar(&cfg.runs, name, 5, "")
+	case "parallel":
+		fs.IntVar(&cfg.parallel, name, 2, "")
+	case "upload-root":
+		fs.StringVar(&cfg.uploadRoot, name, "", "")
+	case "allowed-origins":
+		fs.StringVar(&cfg.allowedOrigins, name, "", "")
+	case "blocked-origins":
+		fs.StringVar(&cfg.blockedOrigins, name, "", "")
+	case "allow-file-urls":
+		fs.BoolVar(&cfg.allowFileURLs, name, false, "")
+	case "output-dir":
+		fs.StringVar(&cfg.outputDir, name, "", "")
+	default:
+		panic("axfuse: no flag " + name) // a programming error: TestCommandFlagsExist
+	}
+}
+
+// check validates the flags that were given: every number in its range
+// (NaN and infinities are not numbers), every word one of its choices,
+// and no flag that the other flags make meaningless.
+func (cfg *config) check(set map[string]bool) error {
+	var errs []string
+	bad := func(f, v, want string) { errs = append(errs, fmt.Sprintf("--%s %s: want %s", f, v, want)) }
+	floatIn := func(f string, v, lo, hi float64, want string) {
+		if set[f] && (math.IsNaN(v) || v < lo || v > hi) {
+			bad(f, fmt.Sprint(v), want)
+		}
+	}
+	intIn := func(f string, v, lo, hi int, want string) {
+		if set[f] && (v < lo || v > hi) {
+			bad(f, fmt.Sprint(v), want)
+		}
+	}
+	durIn := func(f string, v, lo, hi time.Duration) {
+		if set[f] && (v < lo || v > hi) {
+			bad(f, v.String(), fmt.Sprintf("a duration from %v to %v", lo, hi))
+		}
+	}
+	oneOf := func(f, v string, choices ...string) {
+		if !set[f] {
+			return
+		}
+		for _, c := range choices {
+			if v == c {
+				return
+			}
+		}
+		bad(f, fmt.Sprintf("%q", v), strings.Join(choices, ", "))
+	}
+	floatIn("scale", cfg.scale, 0.5, 4, "a device pixel ratio from 0.5 to 4")
+	floatIn("margin", cfg.margin, 0, 100000, "0 to 100000 (CSS px)")
+	intIn("frame-depth", cfg.frameDepth, 1, 64, "1 to 64")
+	intIn("depth", cfg.depth, 0, 512, "0 (all levels) to 512")
+	intIn("runs", cfg.runs, 1, 1000, "1 to 1000")
+	intIn("parallel", cfg.parallel, 1, 64, "1 to 64")
+	if set["max-tokens"] && cfg.maxTokens != 0 && (cfg.maxTokens < 200 || cfg.maxTokens > 10_000_000) {
+		bad("max-tokens", fmt.Sprint(cfg.maxTokens), "0 (no limit) or 200 to 10000000")
+	}
+	durIn("wait", cfg.wait, 0, 10*time.Minute)
+	durIn("timeout", cfg.timeout, time.Millisecond, 10*time.Minute)
+	oneOf("format", cfg.format, "yaml", "json")
+	oneOf("mode", cfg.mode, "fused", "ax")
+	oneOf("offscreen", cfg.offscreen, "collapse", "keep", "drop")
+	oneOf("capture", cfg.capture, chrome.CaptureAuto, chrome.CaptureFull, chrome.CaptureViewport)
+	if set["viewport"] {
+		if _, _, err := parseViewport(cfg.viewport); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if cfg.cdp != "" {
+		for _, f := range []string{"browser", "viewport", "scale"} {
+			if set[f] {
+				errs = append(errs, fmt.Sprintf("--%s applies to a launched browser, not to one attached with --cdp", f))
+			}
+		}
+	} else if set["tab"] {
+		errs = append(errs, "--tab picks a tab of an attached browser: it needs --cdp")
+	}
+	if cfg.from != "" {
+		for _, f := range pageFlags {
+			if set[f] {
+				errs = append(errs, fmt.Sprintf("--from replays a capture: --%s does not apply", f))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// version is the module version the binary was built from, with its VCS
+// revision when the build recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "axfuse (unknown version)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = ", modified"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		return fmt.Sprintf("axfuse %s (%s%s) %s", v, rev, dirty, info.GoVersion)
+	}
+	return fmt.Sprintf("axfuse %s %s", v, info.GoVersion)
+}
+
+// writeOverview prints `axfuse --help`: every command in a line.
+func writeOverview(w io.Writer) {
+	fmt.Fprint(w, "axfuse turns a live Chrome page into the observation an agent reads and acts on.\n\nUsage: axfuse COMMAND [flags] [args]\n\nCommands:\n")
+	for _, c := range commandList() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nRun 'axfuse COMMAND --help' for a command's flags and an example; 'axfuse --version' for the version.\n")
+}
+
+// writeHelp prints `axfuse CMD --help`.
+func writeHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: axfuse %s %s\n\n%s", c.name, c.args, wrap(c.detail, 76, ""))
+	if len(c.flags) > 0 {
+		fmt.Fprint(w, "\nFlags:\n")
+		for _, f := range c.flags {
+			h := flagHelp[f]
+			left := "--" + f
+			if len(f) == 1 {
+				left = "-" + f
+			}
+			if h[0] != "" {
+				left += " " + h[0]
+			}
+			if len(left) > 22 {
+				fmt.Fprintf(w, "  %s\n%s", left, wrap(h[1], 76, strings.Repeat(" ", 25)))
+			} else {
+				fmt.Fprintf(w, "  %-22s %s", left, strings.TrimPrefix(wrap(h[1], 76, strings.Repeat(" ", 25)), strings.Repeat(" ", 25)))
+			}
+		}
+	}
+	fmt.Fprintf(w, "\nExample:\n%s", indentLines(c.example, "  "))
+}
+
+// wrap fills text to width columns, each line prefixed by indent.
+func wrap(text string, width int, indent string) string {
+	var sb strings.Builder
+	for _, para := range strings.Split(text, "\n") {
+		line := indent
+		for _, word := range strings.Fields(para) {
+			if len(line) > len(indent) && len(line)+1+len(word) > width {
+				sb.WriteString(line + "\n")
+				line = indent
+			}
+			if len(line) > len(indent) {
+				line += " "
+			}
+			line += word
+		}
+		sb.WriteString(line + "\n")
+	}
+	return sb.String()
+}
+
+func indentLines(s, indent string) string {
+	var sb strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		sb.WriteString(indent + l + "\n")
+	}
+	return sb.String()
+}
+
+// commandList is the commands in the order help lists them.
+func commandList() []*command {
+	out := make([]*command, 0, len(commands))
+	for _, c := range commands {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].order() < out[j].order() })
+	return out
+}
+
+var commandOrder = []string{"snapshot", "act", "open", "back", "forward", "reload", "tabs", "close", "find", "locate", "compare", "capture", "bench", "batch", "mcp"}
+
+func (c *command) order() int {
+	for i, n := range commandOrder {
+		if n == c.name {
+			return i
+		}
+	}
+	return len(commandOrder)
+}

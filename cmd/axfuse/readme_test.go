@@ -1,0 +1,46 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+// updating: the test binary runs with -update (internal/golden's flag).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// TestREADMECommandReference: the README's command reference is what
+// `axfuse CMD --help` prints, for every command.
+func TestREADMECommandReference(t *testing.T) {
+	const path = "../../README.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- commands:begin -->\n", "<!-- commands:end -->"
+	readme := string(b)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q … %q section", path, begin, end)
+	}
+	var sb strings.Builder
+	for _, c := range commandList() {
+		sb.WriteString("### axfuse " + c.name + "\n\n```\n")
+		writeHelp(&sb, c)
+		sb.WriteString("```\n\n")
+	}
+	want := sb.String()
+	if got := readme[i+len(begin) : j]; got != want {
+		if updating() {
+			if err := os.WriteFile(path, []byte(readme[:i+len(begin)]+want+readme[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("the README's command reference differs from the commands' --help (run go test ./cmd/axfuse -run README -update)")
+	}
+}

@@ -1,0 +1,82 @@
+package mcpserver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPolicyURLs(t *testing.T) {
+	open := &Policy{}
+	narrow := &Policy{AllowedOrigins: []string{"https://shop.test", "docs.test", "*.cdn.test", "http://localhost:8080"}, BlockedOrigins: []string{"https://shop.test:8443", "bad.cdn.test"}}
+	for _, tc := range []struct {
+		p    *Policy
+		url  string
+		want string // "" allowed, else a piece of the refusal
+	}{
+		{open, "https://example.com/a", ""},
+		{open, "about:blank", ""},
+		{open, "file:///etc/passwd", "file: URLs are refused"},
+		{open, "FILE:///etc/passwd", "file: URLs are refused"},
+		{&Policy{AllowFileURLs: true}, "file:///tmp/x.html", ""},
+		{open, "javascript:alert(1)", "javascript: URLs are refused"},
+		{open, "chrome://settings", "chrome: URLs are refused"},
+		{open, "/relative", "absolute URL"},
+		{open, "", "absolute URL"},
+		{narrow, "https://shop.test/cart", ""},
+		{narrow, "http://shop.test/cart", "not among"},
+		{narrow, "https://shop.test:8443/", "blocked"},
+		{narrow, "http://docs.test/x", ""},
+		{narrow, "https://docs.test/x", ""},
+		{narrow, "https://evil.docs.test/", "not among"},
+		{narrow, "https://img.cdn.test/a.png", ""},
+		{narrow, "https://cdn.test/", "not among"},
+		{narrow, "https://bad.cdn.test/", "blocked"},
+		{narrow, "http://localhost:8080/", ""},
+		{narrow, "http://localhost:9090/", "not among"},
+		{narrow, "https://shop.test.evil.com/", "not among"},
+		{narrow, "https://shop.test@evil.com/", "not among"},
+		{narrow, "data:text/html,hi", "only the allowed origins"},
+	} {
+		err := tc.p.CheckURL(tc.url)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: refused: %v", tc.url, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want a refusal saying %q", tc.url, err, tc.want)
+		}
+	}
+}
+
+// TestOutputPathStaysInside: a written file lands below the output
+// folder whatever name the agent gives: no "..", no absolute path
+// elsewhere, no symbolic link leading out.
+func TestOutputPathStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "filelink")); err != nil {
+		t.Fatal(err)
+	}
+	p := &Policy{OutputDir: dir}
+	for name, ok := range map[string]bool{
+		"snap.yaml": true, "sub/dir/snap.yaml": true, filepath.Join(dir, "abs.yaml"): true,
+		"../escape.yaml": false, "/etc/passwd": false, "sub/../../escape": false, "link/x.yaml": false,
+		"filelink": false, ".": false, "": false,
+	} {
+		got, err := p.outputPath(name)
+		if ok != (err == nil) {
+			t.Errorf("%q: %q, %v", name, got, err)
+			continue
+		}
+		if ok {
+			root, _ := filepath.EvalSymlinks(dir)
+			if !strings.HasPrefix(got, root+string(filepath.Separator)) {
+				t.Errorf("%q: %q is not below %s", name, got, root)
+			}
+		}
+	}
+}
