@@ -441,3 +441,15 @@ func dragNote(a, b Target, html5 bool, before *chrome.Guard, after chrome.Verdic
 	}
 	return n + ": " + strings.Join(changed, ", ")
 }
+
+// ClickAt clicks at a viewport point with no ref: nothing checks what it
+// reaches (the agent asked for the point, for a canvas or a chart; locate
+// says what is there). The page's answer is recorded as for any action.
+func (s *Session) ClickAt(x, y float64, count int) error {
+	return s.action(func() error { return s.Tab.Click(x, y, count) })
+}
+
+// WheelAt turns the mouse wheel at a viewport point by (dx, dy) CSS px.
+func (s *Session) WheelAt(x, y, dx, dy float64) error {
+	return s.action(func() error { return s.Tab.WheelXY(x, y, dx, dy) })
+}

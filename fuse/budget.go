@@ -217,7 +217,7 @@ func budgetNote(max int, left summary, hint string) *Node {
 		total += c
 	}
 	if hint == "" {
-		hint = "search with find (role, name, text) or snapshot one part with --scope"
+		hint = "search with find (role, name, text) or print one part with a scope"
 	}
 	return &Node{Role: "note", Text: fmt.Sprintf("cut to fit %d tokens: %s left out; %s", max, describeCounts(left, total), hint)}
 }

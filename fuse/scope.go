@@ -33,7 +33,7 @@ func (v *view) scope(full []*Node) ([]*Node, bool) {
 	if n := findNode(full, match); n != nil {
 		return []*Node{n}, true
 	}
-	return []*Node{{Role: "note", Text: fmt.Sprintf("nothing matches --scope %s", s)}}, true
+	return []*Node{{Role: "note", Text: fmt.Sprintf("nothing matches the scope %s", s)}}, true
 }
 
 // Query selects nodes for Find; empty fields match anything.

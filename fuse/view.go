@@ -581,7 +581,7 @@ func limitDepth(ns []*Node, max, depth int) []*Node {
 			out[k] = n
 		case depth >= max:
 			hidden := countNodes(n.Children)
-			out[k] = n.with([]*Node{{Role: "note", Text: fmt.Sprintf("%s deeper than --depth %d", plural(hidden, "node"), max)}})
+			out[k] = n.with([]*Node{{Role: "note", Text: fmt.Sprintf("%s deeper than depth %d", plural(hidden, "node"), max)}})
 		default:
 			out[k] = n.with(limitDepth(n.Children, max, depth+1))
 		}

@@ -43,7 +43,12 @@ type Options struct {
 	// (symbolic links followed); "" allows any readable file.
 	UploadRoot string
 	// Policy is what pages and files the agent may reach.
-	Policy  Policy
+	Policy Policy
+	// Caps are the opt-in tool groups: "evaluate" (browser_evaluate: the
+	// agent runs JavaScript in the page), "vision" (input at viewport
+	// coordinates: browser_mouse_click_xy, browser_mouse_wheel) and "pdf"
+	// (browser_pdf_save).
+	Caps []string
 	Version string
 }
 
@@ -208,6 +213,16 @@ func (s *Server) viewOptions(maxTokens int) fuse.Options {
 	}
 	return fuse.Options{MaxTokens: maxTokens,
 		FindHint: "search the rest with browser_find {role, name, text}, or snapshot one part with browser_snapshot {target}"}
+}
+
+// hasCap reports whether the server was started with capability c.
+func (s *Server) hasCap(c string) bool {
+	for _, x := range s.opts.Caps {
+		if x == c {
+			return true
+		}
+	}
+	return false
 }
 
 // errNoTab is returned by tab tools given an index out of range.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -95,6 +97,33 @@ type (
 		Accept     bool   `json:"accept" jsonschema:"accept (true) or dismiss (false)"`
 		PromptText string `json:"promptText,omitempty" jsonschema:"the answer to a prompt"`
 	}
+	consoleArgs struct {
+		OnlyErrors bool `json:"onlyErrors,omitempty" jsonschema:"only errors, warnings and uncaught exceptions"`
+	}
+	networkArgs struct {
+		OnlyFailed bool `json:"onlyFailed,omitempty" jsonschema:"only requests that failed or answered 400 or more"`
+	}
+	evaluateArgs struct {
+		Function string `json:"function" jsonschema:"a JavaScript function to run in the page, e.g. () => document.title; its value comes back as JSON"`
+	}
+	resizeArgs struct {
+		Width  int `json:"width" jsonschema:"viewport width in CSS px"`
+		Height int `json:"height" jsonschema:"viewport height in CSS px"`
+	}
+	xyArgs struct {
+		X           float64 `json:"x" jsonschema:"viewport x in CSS pixels"`
+		Y           float64 `json:"y" jsonschema:"viewport y in CSS pixels"`
+		DoubleClick bool    `json:"doubleClick,omitempty" jsonschema:"double-click instead"`
+	}
+	wheelArgs struct {
+		X      float64 `json:"x" jsonschema:"viewport x in CSS pixels"`
+		Y      float64 `json:"y" jsonschema:"viewport y in CSS pixels"`
+		DeltaX float64 `json:"deltaX,omitempty" jsonschema:"horizontal scroll in CSS pixels"`
+		DeltaY float64 `json:"deltaY,omitempty" jsonschema:"vertical scroll in CSS pixels (positive: down)"`
+	}
+	pdfArgs struct {
+		Filename string `json:"filename,omitempty" jsonschema:"the file name under the server's output folder (default page.pdf)"`
+	}
 	waitArgs struct {
 		Text     string  `json:"text,omitempty" jsonschema:"wait until this text is on the page"`
 		TextGone string  `json:"textGone,omitempty" jsonschema:"wait until this text is gone"`
@@ -103,35 +132,61 @@ type (
 )
 
 // tool registers one handler that runs with the server's lock and the
-// active tab.
-func tool[In any](s *Server, srv *mcp.Server, name, desc string, h func(ts *tabState, in In) (*mcp.CallToolResult, error)) {
-	mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc}, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		ts, err := s.active()
+// active tab. Its arguments are checked against its schema first, with
+// messages that name the argument and what it must be.
+func tool[In any](s *Server, srv *mcp.Server, sp toolSpec, h func(ts *tabState, in In) (*mcp.CallToolResult, error)) {
+	schema, err := inputSchema[In](sp)
+	if err != nil {
+		panic("mcpserver: " + err.Error()) // a programming error: TestToolSchemas
+	}
+	t := &mcp.Tool{Name: sp.name, Title: sp.title, Description: sp.desc, InputSchema: schema, Annotations: sp.annotations()}
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeArgs[In](req.Params.Arguments, schema)
 		if err != nil {
-			return nil, nil, err
+			return errorResult(fmt.Errorf("%s: %w", sp.name, err)), nil
 		}
-		res, err := h(ts, in)
-		if err == nil {
-			err = s.keepToPolicy(ts)
+		res, err := s.onActiveTab(func(ts *tabState) (*mcp.CallToolResult, error) { return h(ts, in) })
+		if err != nil {
+			return errorResult(err), nil
 		}
-		if err != nil && s.browser != nil && !s.browser.Alive() {
-			if s.opts.Endpoint == "" {
-				err = fmt.Errorf("%w (the browser is gone; the next call starts a new one)", err)
-			} else {
-				err = fmt.Errorf("%w (the browser at %s is gone; start it again, then call again)", err, s.opts.Endpoint)
-			}
-		}
-		if notice := s.restarted; notice != "" && (res != nil || err != nil) {
-			s.restarted = ""
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s\n%w", notice, err)
-			}
-			res.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
-		}
-		return res, nil, err
+		return res, nil
 	})
+}
+
+// onActiveTab runs a handler on the active tab under the lock, keeps the
+// tab to the policy, and words what happened to the browser.
+func (s *Server) onActiveTab(h func(*tabState) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts, err := s.active()
+	if err != nil {
+		return nil, err
+	}
+	res, err := h(ts)
+	if err == nil {
+		err = s.keepToPolicy(ts)
+	}
+	if err != nil && s.browser != nil && !s.browser.Alive() {
+		if s.opts.Endpoint == "" {
+			err = fmt.Errorf("%w (the browser is gone; the next call starts a new one)", err)
+		} else {
+			err = fmt.Errorf("%w (the browser at %s is gone; start it again, then call again)", err, s.opts.Endpoint)
+		}
+	}
+	if notice := s.restarted; notice != "" && (res != nil || err != nil) {
+		s.restarted = ""
+		if err != nil {
+			return nil, fmt.Errorf("%s\n%w", notice, err)
+		}
+		res.Content = append([]mcp.Content{&mcp.TextContent{Text: notice}}, res.Content...)
+	}
+	return res, err
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	var r mcp.CallToolResult
+	r.SetError(err)
+	return &r
 }
 
 // keepToPolicy checks where the tab is after a tool ran: a page the
@@ -154,60 +209,109 @@ func (s *Server) keepToPolicy(ts *tabState) error {
 }
 
 func (s *Server) register(srv *mcp.Server) {
-	tool(s, srv, "browser_navigate", "Load a URL in the current tab and return its snapshot.", s.navigate)
-	tool(s, srv, "browser_navigate_back", "Go back in the current tab's history.", func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
+	ref := rule{pattern: `^(f[0-9]+)?e[0-9]+$`}
+	tool(s, srv, toolSpec{name: "browser_navigate", title: "Navigate to a URL", effect: changes,
+		desc: "Load a URL in the current tab and return its snapshot, with the HTTP status of the document. " +
+			"Only http(s) URLs the server's policy allows load (file: is refused unless the server allows it)."}, s.navigate)
+	tool(s, srv, toolSpec{name: "browser_navigate_back", title: "Go back", effect: changes,
+		desc: "Go back one page in the current tab's history and return its snapshot."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
 		if err := ts.tab.Back(); err != nil {
 			return nil, err
 		}
 		return s.look(ts, true, "")
 	})
-	tool(s, srv, "browser_tabs", "List, open, select or close tabs.", s.tabsTool)
-	tool(s, srv, "browser_snapshot", "The page as YAML: roles, names, states, [ref=eN] on interactive elements; off-screen parts collapsed into counted lines.", s.snapshot)
-	tool(s, srv, "browser_find", "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context.", s.find)
-	tool(s, srv, "browser_click", "Click an element by ref.", func(ts *tabState, in clickArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_navigate_forward", title: "Go forward", effect: changes,
+		desc: "Go forward one page in the current tab's history and return its snapshot."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
+		if err := ts.tab.Forward(); err != nil {
+			return nil, err
+		}
+		return s.look(ts, true, "")
+	})
+	tool(s, srv, toolSpec{name: "browser_reload", title: "Reload the page", effect: changes,
+		desc: "Reload the current tab, wait for it to load, and return its snapshot."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
+		note := ""
+		switch err := ts.tab.Reload(300 * time.Millisecond); {
+		case errors.Is(err, chrome.ErrStillLoading):
+			note = "Warning: " + err.Error()
+		case err != nil:
+			return nil, err
+		}
+		return s.look(ts, true, note)
+	})
+	tool(s, srv, toolSpec{name: "browser_tabs", title: "List, open, select or close tabs", effect: changes,
+		desc:  "List the tabs (the current one marked *), open a new one (with a url to load), select one by index (it becomes the tab the other tools use, and its snapshot is returned), or close one by index.",
+		rules: map[string]rule{"action": {enum: []string{"list", "new", "select", "close"}}, "index": between(0, 1000)}}, s.tabsTool)
+	tool(s, srv, toolSpec{name: "browser_snapshot", title: "Page snapshot", effect: reads,
+		desc: "The current tab as YAML: roles, names, states, and [ref=eN] on every interactive element (role-less click targets included). " +
+			"Off-screen parts are collapsed into counted lines and the whole is cut to a token budget; target prints one part, browser_find searches all of it.",
+		rules: map[string]rule{"mode": {enum: []string{"fused", "ax"}}, "depth": between(0, 512), "max_tokens": between(0, 10_000_000)}}, s.snapshot)
+	tool(s, srv, toolSpec{name: "browser_find", title: "Find on the page", effect: reads,
+		desc: "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context. " +
+			"Acting on an off-screen match scrolls it into view."}, s.find)
+	tool(s, srv, toolSpec{name: "browser_click", title: "Click", effect: changes, rules: map[string]rule{"ref": ref},
+		desc: "Click an element by ref. The browser's hit test must reach that element at the point clicked, or nothing is done and the answer says what is in the way. " +
+			"Returns what changed since your last snapshot."}, func(ts *tabState, in clickArgs) (*mcp.CallToolResult, error) {
 		count := 1
 		if in.DoubleClick {
 			count = 2
 		}
 		return s.after(ts, ts.sess.Click(in.Ref, count))
 	})
-	tool(s, srv, "browser_file_upload", "Give files to a file input by ref, or to the file chooser an action opened.", func(ts *tabState, in uploadArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_file_upload", title: "Upload files", effect: changes, rules: map[string]rule{"ref": ref},
+		desc: "Give files to a file input by ref, to the file chooser a ref's click opens, or (no ref) to the file chooser an earlier action opened. " +
+			"The files must lie in the server's upload folder."}, func(ts *tabState, in uploadArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Upload(in.Ref, in.Paths))
 	})
-	tool(s, srv, "browser_type", "Click an editable field by ref, check it has the focus, and type text at its end.", func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_type", title: "Type text", effect: changes, rules: map[string]rule{"ref": ref},
+		desc: "Click an editable field by ref, check it has the focus, and type text at its end (clear replaces what it holds; submit presses Enter after). Returns what changed."}, func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Type(in.Ref, in.Text, in.Clear, in.Submit))
 	})
-	tool(s, srv, "browser_fill_form", "Fill several fields by ref, replacing their text.", func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_fill_form", title: "Fill a form", effect: changes,
+		desc: "Fill several fields by ref, in order, replacing their text. Stops at the first field that cannot be filled and says which."}, func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
+		if len(in.Fields) == 0 {
+			return nil, errors.New("browser_fill_form: fields is empty; give {ref, value} pairs")
+		}
 		var fields [][2]string
 		for _, f := range in.Fields {
 			fields = append(fields, [2]string{f.Ref, f.Value})
 		}
 		return s.after(ts, ts.sess.Fill(fields))
 	})
-	tool(s, srv, "browser_select_option", "Pick an option of a <select>, listbox or combobox by ref.", func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_select_option", title: "Select an option", effect: changes, rules: map[string]rule{"ref": ref},
+		desc: "Pick an option of a <select>, listbox or combobox by ref, by its label or value."}, func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
 		if len(in.Values) != 1 {
-			return nil, errors.New("give exactly one value")
+			return nil, fmt.Errorf("browser_select_option: values holds %d options; give exactly one", len(in.Values))
 		}
 		return s.after(ts, ts.sess.Select(in.Ref, in.Values[0]))
 	})
-	tool(s, srv, "browser_hover", "Move the mouse over an element by ref.", func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_hover", title: "Hover", effect: acts, rules: map[string]rule{"ref": ref},
+		desc: "Move the mouse over an element by ref (menus that open on hover). Returns what changed."}, func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Hover(in.Ref))
 	})
-	tool(s, srv, "browser_press_key", "Press a key or chord (Playwright's key names), on an element by ref (focused first) or on the focused one.", func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_press_key", title: "Press a key", effect: changes,
+		rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
+		desc:  "Press a key or chord (Playwright's key names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a character), on an element by ref (focused first) or on the focused one."}, func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
 		if in.Ref != "" {
 			return s.after(ts, ts.sess.Press(in.Ref, in.Key))
 		}
 		return s.after(ts, ts.sess.PressFocused(in.Key))
 	})
-	tool(s, srv, "browser_scroll", "Scroll the page or a scroll container.", func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_scroll", title: "Scroll", effect: acts,
+		rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}, "amount": {pattern: `^(|down|up|[-+]?[0-9]{1,7}(\.[0-9]+)?)$`}},
+		desc:  "Scroll the page, or a scroll container by ref, down (default) or up a screen, or by signed CSS pixels."}, func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Scroll(in.Ref, in.Amount))
 	})
-	tool(s, srv, "browser_drag", "Drag one element onto another by refs: HTML5 drag and drop for draggable elements, else a mouse drag; says what moved.", func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_drag", title: "Drag and drop", effect: changes, rules: map[string]rule{"startRef": ref, "endRef": ref},
+		desc: "Drag one element onto another by refs: HTML5 drag and drop for draggable elements, else a mouse drag; says what moved."}, func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Drag(in.StartRef, in.EndRef))
 	})
-	tool(s, srv, "browser_screenshot", "A PNG of the viewport, optionally annotated with refs or cropped to one element.", s.screenshotTool)
-	tool(s, srv, "browser_locate", "What a click at a viewport point reaches: a ref, a node, or nothing.", s.locate)
-	tool(s, srv, "browser_handle_dialog", "Accept or dismiss the open JavaScript dialog.", func(ts *tabState, in dialogArgs) (*mcp.CallToolResult, error) {
+	tool(s, srv, toolSpec{name: "browser_screenshot", title: "Screenshot", effect: reads, rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
+		desc: "A PNG of the viewport, optionally annotated with every ref's box and label, or cropped to one element."}, s.screenshotTool)
+	tool(s, srv, toolSpec{name: "browser_locate", title: "What is at a point", effect: reads,
+		rules: map[string]rule{"x": between(0, 100000), "y": between(0, 100000)},
+		desc:  "What a click at a viewport point (CSS px) reaches: a ref, a node without one, or nothing (then browser_screenshot shows what is there)."}, s.locate)
+	tool(s, srv, toolSpec{name: "browser_handle_dialog", title: "Answer a dialog", effect: changes,
+		desc: "Accept or dismiss the open alert, confirm, prompt or beforeunload dialog (promptText answers a prompt)."}, func(ts *tabState, in dialogArgs) (*mcp.CallToolResult, error) {
 		did, err := ts.sess.AnswerOpenDialog(in.Accept, in.PromptText)
 		if err != nil {
 			return nil, err
@@ -217,7 +321,118 @@ func (s *Server) register(srv *mcp.Server) {
 		}
 		return s.look(ts, false, did+".")
 	})
-	tool(s, srv, "browser_wait_for", "Wait for text to appear or go, or for some seconds.", s.waitFor)
+	tool(s, srv, toolSpec{name: "browser_wait_for", title: "Wait for text", effect: reads, rules: map[string]rule{"time": between(0, 30)},
+		desc: "Wait for text to appear or go (up to time seconds, default 10), or for time seconds; returns what changed."}, s.waitFor)
+	tool(s, srv, toolSpec{name: "browser_console_messages", title: "Console messages", effect: reads,
+		desc: "The current tab's console messages and uncaught exceptions since it was opened (the last 500), oldest first; the texts are the page's."}, s.consoleTool)
+	tool(s, srv, toolSpec{name: "browser_network_requests", title: "Network requests", effect: reads,
+		desc: "The current tab's network requests since it was opened (the last 1000): method, status (or why it failed), type and URL."}, s.networkTool)
+	tool(s, srv, toolSpec{name: "browser_resize", title: "Resize the viewport", effect: acts,
+		rules: map[string]rule{"width": between(100, 10000), "height": between(100, 10000)},
+		desc:  "Set the current tab's viewport size in CSS px and return its snapshot."}, func(ts *tabState, in resizeArgs) (*mcp.CallToolResult, error) {
+		if err := ts.tab.Resize(in.Width, in.Height); err != nil {
+			return nil, err
+		}
+		return s.look(ts, true, fmt.Sprintf("The viewport is %d×%d.", in.Width, in.Height))
+	})
+	tool(s, srv, toolSpec{name: "browser_close", title: "Close the tab", effect: changes,
+		desc: "Close the current tab; the previous one becomes current (the next call opens a new tab when none is left)."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
+		return s.tabsTool(ts, tabsArgs{Action: "close", Index: s.current})
+	})
+	if s.hasCap("evaluate") {
+		tool(s, srv, toolSpec{name: "browser_evaluate", title: "Run JavaScript", effect: changes,
+			desc: "Run a JavaScript function in the current page and return its value as JSON (promises are awaited; at most 16 KiB). Enabled by the server's evaluate capability."}, func(ts *tabState, in evaluateArgs) (*mcp.CallToolResult, error) {
+			if strings.TrimSpace(in.Function) == "" {
+				return nil, errors.New("browser_evaluate: function is empty")
+			}
+			out, err := ts.tab.Evaluate("(" + in.Function + ")()")
+			if err != nil {
+				return nil, err
+			}
+			return textResult("Result (the page's value):\n"+out, nil), nil
+		})
+	}
+	if s.hasCap("vision") {
+		xy := map[string]rule{"x": between(0, 100000), "y": between(0, 100000)}
+		tool(s, srv, toolSpec{name: "browser_mouse_click_xy", title: "Click at a point", effect: changes, rules: xy,
+			desc: "Click at a viewport point (CSS px), for targets with no ref: a canvas, a chart (the annotated screenshot shows where). Nothing checks what the point reaches; browser_locate says. Returns what changed."}, func(ts *tabState, in xyArgs) (*mcp.CallToolResult, error) {
+			count := 1
+			if in.DoubleClick {
+				count = 2
+			}
+			return s.after(ts, ts.sess.ClickAt(in.X, in.Y, count))
+		})
+		wheel := map[string]rule{"x": between(0, 100000), "y": between(0, 100000), "deltaX": between(-1e6, 1e6), "deltaY": between(-1e6, 1e6)}
+		tool(s, srv, toolSpec{name: "browser_mouse_wheel", title: "Turn the mouse wheel at a point", effect: acts, rules: wheel,
+			desc: "Turn the mouse wheel at a viewport point by deltaX, deltaY CSS px (a map's zoom, a canvas's scroll). Returns what changed."}, func(ts *tabState, in wheelArgs) (*mcp.CallToolResult, error) {
+			return s.after(ts, ts.sess.WheelAt(in.X, in.Y, in.DeltaX, in.DeltaY))
+		})
+	}
+	if s.hasCap("pdf") {
+		tool(s, srv, toolSpec{name: "browser_pdf_save", title: "Save as PDF", effect: reads,
+			desc: "Print the current page to a PDF file under the server's output folder and return its path (headless browsers only)."}, func(ts *tabState, in pdfArgs) (*mcp.CallToolResult, error) {
+			name := in.Filename
+			if name == "" {
+				name = "page.pdf"
+			}
+			path, err := s.opts.Policy.outputPath(name)
+			if err != nil {
+				return nil, err
+			}
+			data, err := ts.tab.PDF()
+			if err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				return nil, err
+			}
+			return textResult(fmt.Sprintf("PDF (%d bytes) written to %s", len(data), path), nil), nil
+		})
+	}
+}
+
+func (s *Server) consoleTool(ts *tabState, in consoleArgs) (*mcp.CallToolResult, error) {
+	var sb strings.Builder
+	n := 0
+	for _, m := range ts.tab.ConsoleMessages() {
+		if in.OnlyErrors && m.Level != "error" && m.Level != "warning" && m.Level != "exception" && m.Level != "assert" {
+			continue
+		}
+		n++
+		fmt.Fprintf(&sb, "- %s: %s", m.Level, fuse.Quote(fuse.DisplayName(m.Text)))
+		if m.Source != "" && m.Source != ":1" {
+			fmt.Fprintf(&sb, " at %s", fuse.Quote(fuse.DisplayName(m.Source)))
+		}
+		sb.WriteString("\n")
+	}
+	if n == 0 {
+		return textResult("No console messages.", nil), nil
+	}
+	return textResult(fmt.Sprintf("%d console messages (the page's words, quoted):\n%s", n, sb.String()), nil), nil
+}
+
+func (s *Server) networkTool(ts *tabState, in networkArgs) (*mcp.CallToolResult, error) {
+	var sb strings.Builder
+	n := 0
+	for _, r := range ts.tab.Requests() {
+		failed := r.Failed != "" || r.Status >= 400
+		if in.OnlyFailed && !failed {
+			continue
+		}
+		n++
+		status := fmt.Sprint(r.Status)
+		switch {
+		case r.Failed != "":
+			status = "failed: " + r.Failed
+		case r.Status == 0:
+			status = "pending"
+		}
+		fmt.Fprintf(&sb, "- %s %s [%s] %s\n", r.Method, fuse.Quote(fuse.DisplayName(r.URL)), status, strings.ToLower(r.Type))
+	}
+	if n == 0 {
+		return textResult("No network requests.", nil), nil
+	}
+	return textResult(fmt.Sprintf("%d requests:\n%s", n, sb.String()), nil), nil
 }
 
 // after answers an action: its error, or what changed; either way what
@@ -264,11 +479,19 @@ func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, e
 		return nil, err
 	}
 	note := ""
-	switch err := ts.tab.Navigate(in.URL, 300*time.Millisecond); {
+	resp, err := ts.tab.Load(in.URL, 300*time.Millisecond)
+	switch {
 	case errors.Is(err, chrome.ErrStillLoading):
 		note = "Warning: " + err.Error()
 	case err != nil:
 		return nil, err
+	}
+	if resp.Status != 0 {
+		status := fmt.Sprintf("HTTP status: %d %s", resp.Status, http.StatusText(resp.Status))
+		if resp.Status >= 400 {
+			status += " (the page is an error page)"
+		}
+		note = strings.TrimSpace(status + "\n" + note)
 	}
 	return s.look(ts, true, note)
 }
@@ -327,6 +550,9 @@ func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error
 }
 
 func (s *Server) snapshot(ts *tabState, in snapshotArgs) (*mcp.CallToolResult, error) {
+	if in.MaxTokens > 0 && in.MaxTokens < 200 {
+		return nil, fmt.Errorf("browser_snapshot: max_tokens %d is too small to hold a page; give 0 (the server's budget) or at least 200", in.MaxTokens)
+	}
 	plain := in.Mode == "" || in.Mode == fuse.ModeFused
 	if plain && in.Target == "" && in.Depth == 0 && in.MaxTokens == 0 && in.Filename == "" {
 		return s.look(ts, true, "")

@@ -73,6 +73,7 @@ var flagHelp = map[string][2]string{
 	"allowed-origins": {"LIST", "the only origins pages may load from, separated by ; or , (https://example.com, example.com for http and https, *.example.com for subdomains; default: any)"},
 	"blocked-origins": {"LIST", "origins pages may never load from, as --allowed-origins writes them; they win over it"},
 	"allow-file-urls": {"", "let pages load file: URLs (refused by default: a file: page reads this machine's files to the agent)"},
+	"caps":            {"LIST", "opt-in tools, separated by , : evaluate (browser_evaluate runs the agent's JavaScript in the page), vision (browser_mouse_click_xy and browser_mouse_wheel at viewport points), pdf (browser_pdf_save)"},
 	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
 }
 
@@ -145,6 +146,8 @@ func (cfg *config) bind(fs *flag.FlagSet, name string) {
 		fs.BoolVar(&cfg.allowFileURLs, name, false, "")
 	case "output-dir":
 		fs.StringVar(&cfg.outputDir, name, "", "")
+	case "caps":
+		fs.StringVar(&cfg.caps, name, "", "")
 	default:
 		panic("axfuse: no flag " + name) // a programming error: TestCommandFlagsExist
 	}
@@ -200,6 +203,11 @@ func (cfg *config) check(set map[string]bool) error {
 	if set["viewport"] {
 		if _, _, err := parseViewport(cfg.viewport); err != nil {
 			errs = append(errs, err.Error())
+		}
+	}
+	for _, c := range origins(cfg.caps) {
+		if c != "evaluate" && c != "vision" && c != "pdf" {
+			bad("caps", fmt.Sprintf("%q", c), "a list of evaluate, vision, pdf")
 		}
 	}
 	if cfg.cdp != "" {

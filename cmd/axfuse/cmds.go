@@ -92,7 +92,7 @@ func init() {
 			detail:  "Serve the browser_* tools to an agent over MCP on stdin/stdout. A browser is launched on first use unless --cdp (a launched browser that dies is started again on the next call, which says so); snapshots are cut to --max-tokens (default 8000, 0: none). Page content is untrusted, and so is the agent it drives: file: URLs are refused unless --allow-file-urls, pages load only from --allowed-origins and never from --blocked-origins, files are read from --upload-root and written under --output-dir only.",
 			example: "axfuse mcp\naxfuse mcp --cdp http://127.0.0.1:9222 --max-tokens 4000",
 			flags: []string{"cdp", "tab", "browser", "viewport", "timeout", "frame-depth", "capture", "max-tokens", "upload-root",
-				"allowed-origins", "blocked-origins", "allow-file-urls", "output-dir"}},
+				"allowed-origins", "blocked-origins", "allow-file-urls", "output-dir", "caps"}},
 	} {
 		commands[c.name] = c
 	}

@@ -120,6 +120,7 @@ type config struct {
 	blockedOrigins   string    // mcp
 	allowFileURLs    bool      // mcp
 	outputDir        string    // mcp
+	caps             string    // mcp
 	stderr           io.Writer // warnings
 }
 

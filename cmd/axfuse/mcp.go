@@ -35,6 +35,7 @@ func serveMCP(ctx context.Context, cfg *config) error {
 		UploadRoot: root,
 		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),
 			AllowFileURLs: cfg.allowFileURLs, OutputDir: cfg.outputDir},
+		Caps: origins(cfg.caps),
 	})
 	return srv.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }

@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,7 +170,8 @@ b.innerHTML = h;</script>`
 // selects, keys, drag, a confirm dialog left open for the agent, waiting,
 // tabs and history.
 func TestMCPTools(t *testing.T) {
-	cs := mcpSession(t)
+	outDir := t.TempDir()
+	cs := mcpSession(t, "--output-dir", outDir)
 	url := servePage(t, "actions.html")
 	snap, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
 	q := refOf(t, snap, `textbox "Search"`)
@@ -226,9 +228,9 @@ func TestMCPTools(t *testing.T) {
 	if !strings.Contains(text, `heading "Shop"`) {
 		t.Fatalf("back:\n%s", text)
 	}
-	text, _ = call(t, cs, "browser_snapshot", map[string]any{"target": "form", "filename": t.TempDir() + "/s.yaml"}, false)
-	if !strings.Contains(text, "written to") {
-		t.Errorf("snapshot to a file: %s", text)
+	text, _ = call(t, cs, "browser_snapshot", map[string]any{"target": "form", "filename": "s.yaml"}, false)
+	if b, err := os.ReadFile(filepath.Join(outDir, "s.yaml")); !strings.Contains(text, "written to") || err != nil || len(b) == 0 {
+		t.Errorf("snapshot to a file under --output-dir: %s (%v)", text, err)
 	}
 }
 

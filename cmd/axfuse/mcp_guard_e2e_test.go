@@ -130,3 +130,94 @@ func killChildren(pid int) int {
 	}
 	return n
 }
+
+// TestMCPNavigationAnswers: a navigation says the document's HTTP status
+// (a 404 reads like any page otherwise); forward and reload exist.
+func TestMCPNavigationAnswers(t *testing.T) {
+	srv := serve(t, map[string]string{
+		"/a": `<!doctype html><title>A</title><h1>Page A</h1>`,
+		"/b": `<!doctype html><title>B</title><h1>Page B</h1>`,
+	})
+	cs := mcpSession(t)
+	if text, _ := call(t, cs, "browser_navigate", map[string]any{"url": srv.URL + "/missing"}, false); !strings.Contains(text, "HTTP status: 404 Not Found (the page is an error page)") {
+		t.Errorf("a 404: %s", text)
+	}
+	if text, _ := call(t, cs, "browser_navigate", map[string]any{"url": srv.URL + "/a"}, false); !strings.Contains(text, "HTTP status: 200 OK") {
+		t.Errorf("a 200: %s", text)
+	}
+	call(t, cs, "browser_navigate", map[string]any{"url": srv.URL + "/b"}, false)
+	if text, _ := call(t, cs, "browser_navigate_back", nil, false); !strings.Contains(text, "Page A") {
+		t.Errorf("back: %s", text)
+	}
+	if text, _ := call(t, cs, "browser_navigate_forward", nil, false); !strings.Contains(text, "Page B") {
+		t.Errorf("forward: %s", text)
+	}
+	if text, _ := call(t, cs, "browser_reload", nil, false); !strings.Contains(text, "Page B") {
+		t.Errorf("reload: %s", text)
+	}
+}
+
+// TestMCPPageRecords: the console, the network log, resize and close; the
+// opt-in tools exist only when asked for, and work.
+func TestMCPPageRecords(t *testing.T) {
+	page := `<!doctype html><title>rec</title><h1>Records</h1>
+<canvas id=c width=200 height=100 style="display:block"></canvas>
+<script>
+console.log('hello from the page');
+console.warn('careful');
+fetch('/missing.json').catch(() => {});
+setTimeout(() => { throw new Error('boom later') }, 0);
+document.getElementById('c').addEventListener('click', e => { document.title = 'clicked ' + Math.round(e.offsetX) });
+addEventListener('resize', () => { document.querySelector('h1').textContent = 'width ' + innerWidth });
+</script>`
+	url := serve(t, map[string]string{"/": page}).URL + "/"
+	plain := mcpSession(t)
+	tools, err := plain.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools.Tools {
+		if tl.Name == "browser_evaluate" || tl.Name == "browser_mouse_click_xy" || tl.Name == "browser_pdf_save" {
+			t.Errorf("%s is offered without its capability", tl.Name)
+		}
+	}
+	out := t.TempDir()
+	cs := mcpSession(t, "--caps", "evaluate,vision,pdf", "--output-dir", out)
+	call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+	time.Sleep(300 * time.Millisecond)
+	text, _ := call(t, cs, "browser_console_messages", nil, false)
+	for _, want := range []string{`log: "hello from the page"`, `warning: "careful"`, "exception:", "boom later"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("console lacks %q:\n%s", want, text)
+		}
+	}
+	if text, _ = call(t, cs, "browser_console_messages", map[string]any{"onlyErrors": true}, false); strings.Contains(text, "hello from the page") {
+		t.Errorf("onlyErrors lists a log:\n%s", text)
+	}
+	if text, _ = call(t, cs, "browser_network_requests", map[string]any{"onlyFailed": true}, false); !strings.Contains(text, `/missing.json" [404]`) || strings.Contains(text, `[200]`) {
+		t.Errorf("failed requests:\n%s", text)
+	}
+	if text, _ = call(t, cs, "browser_resize", map[string]any{"width": 800, "height": 600}, false); !strings.Contains(text, "width 800") {
+		t.Errorf("resize:\n%s", text)
+	}
+	if text, _ = call(t, cs, "browser_evaluate", map[string]any{"function": "() => document.title + ' ' + (1 + 2)"}, false); !strings.Contains(text, `"rec 3"`) {
+		t.Errorf("evaluate:\n%s", text)
+	}
+	if text, _ = call(t, cs, "browser_evaluate", map[string]any{"function": "() => { throw new Error('nope') }"}, true); !strings.Contains(text, "nope") {
+		t.Errorf("evaluate that throws:\n%s", text)
+	}
+	call(t, cs, "browser_mouse_click_xy", map[string]any{"x": 58, "y": 120}, false)
+	if text, _ = call(t, cs, "browser_evaluate", map[string]any{"function": "() => document.title"}, false); !strings.Contains(text, "clicked 50") {
+		t.Errorf("a click at (58,120) did not reach the canvas at x 50: %s", text)
+	}
+	if text, _ = call(t, cs, "browser_pdf_save", map[string]any{"filename": "p.pdf"}, false); !strings.Contains(text, filepath.Join(out, "p.pdf")) {
+		t.Errorf("pdf: %s", text)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "p.pdf")); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Errorf("p.pdf is no PDF: %v", err)
+	}
+	call(t, cs, "browser_tabs", map[string]any{"action": "new"}, false)
+	if text, _ = call(t, cs, "browser_close", nil, false); strings.Count(text, "\n") != 1 {
+		t.Errorf("after closing one of two tabs:\n%s", text)
+	}
+}

@@ -174,9 +174,12 @@ type wheelEvent struct {
 var dispatchWheel = cdp.Command[wheelEvent, cdp.Empty]{Method: input.CommandDispatchMouseEvent}
 
 // Wheel scrolls with the mouse wheel at (x, y) by dy CSS px.
-func (t *Tab) Wheel(x, y, dy float64) error {
+func (t *Tab) Wheel(x, y, dy float64) error { return t.WheelXY(x, y, 0, dy) }
+
+// WheelXY turns the mouse wheel at (x, y) by (dx, dy) CSS px.
+func (t *Tab) WheelXY(x, y, dx, dy float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := do(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaY: dy})
+		_, err := do(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaX: dx, DeltaY: dy})
 		return err
 	})
 }

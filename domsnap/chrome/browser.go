@@ -244,6 +244,8 @@ type Tab struct {
 	guardWorlds guardWorlds
 	// act: script errors and opened tabs, for actions' answers.
 	act activity
+	// log: console messages and requests, for the agent to read.
+	log pageLog
 }
 
 // ErrConnectionClosed is returned when the connection to the browser ends
@@ -467,6 +469,7 @@ func (t *Tab) init(setViewport bool) error {
 	}
 	t.watchPage()
 	t.watchActivity()
+	t.watchLog()
 	return nil
 }
 
@@ -579,11 +582,36 @@ var ErrStillLoading = errors.New("load event not fired")
 // not fired by the deadline, Navigate returns an error wrapping
 // ErrStillLoading and leaves the tab usable.
 func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
+	_, err := t.Load(rawURL, wait)
+	return err
+}
+
+// A Response is the HTTP answer to a document's request (Status 0 when the
+// load had none: about:blank, data:, a same-document navigation).
+type Response struct {
+	Status     int
+	StatusText string
+}
+
+// Load is Navigate that also gives the document's HTTP status: a 404 page
+// loads like any other, and only the status says it is one.
+func (t *Tab) Load(rawURL string, wait time.Duration) (Response, error) {
+	var resp Response
 	// A dialog the page opens while loading ends the wait: the page waits
 	// for it, and the caller sees it (OpenDialog).
 	err := t.input("navigate to "+rawURL, func(ctx context.Context) error {
-		return chromedp.Do(ctx, chromedp.Navigate(rawURL))
+		r, err := chromedp.Run(ctx, chromedp.NavigateResponse(rawURL))
+		if r != nil {
+			resp = Response{Status: int(r.Status), StatusText: r.StatusText}
+		}
+		return err
 	})
+	return resp, t.loaded(err, wait)
+}
+
+// loaded finishes a load: a deadline with the document parsed is
+// ErrStillLoading, else the settle wait.
+func (t *Tab) loaded(err error, wait time.Duration) error {
 	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
 		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", ErrStillLoading, t.browser.opts.callTimeout(), err)
 	}

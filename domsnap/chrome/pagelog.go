@@ -1,0 +1,212 @@
+package chrome
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// A ConsoleMessage is one console call or uncaught exception of the page.
+type ConsoleMessage struct {
+	Level  string // log, info, warning, error, debug, exception, ...
+	Text   string // the page's words, one line, cut
+	Source string // url:line when the browser says
+}
+
+// A Request is one network request of the page and how it ended.
+type Request struct {
+	Method, URL, Type string
+	Status            int    // 0 until a response came
+	Failed            string // why it failed (net::ERR_…), or ""
+}
+
+// Logs keep the last messages and requests of a tab, bounded: a page that
+// logs in a loop costs a fixed amount of memory.
+const (
+	maxConsole  = 500
+	maxRequests = 1000
+)
+
+// pageLog is a tab's console and network record.
+type pageLog struct {
+	mu       sync.Mutex
+	console  []ConsoleMessage
+	requests []*Request
+	byID     map[string]*Request
+}
+
+func (l *pageLog) addConsole(m ConsoleMessage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.console) == maxConsole {
+		l.console = append(l.console[:0], l.console[1:]...)
+	}
+	l.console = append(l.console, m)
+}
+
+func (l *pageLog) startRequest(id string, r *Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byID == nil {
+		l.byID = map[string]*Request{}
+	}
+	if len(l.requests) == maxRequests {
+		for k, v := range l.byID {
+			if v == l.requests[0] {
+				delete(l.byID, k)
+			}
+		}
+		l.requests = append(l.requests[:0], l.requests[1:]...)
+	}
+	l.requests = append(l.requests, r)
+	l.byID[id] = r
+}
+
+func (l *pageLog) update(id string, f func(r *Request)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r := l.byID[id]; r != nil {
+		f(r)
+	}
+}
+
+// ConsoleMessages are the tab's console messages since it was attached,
+// oldest first (the last 500).
+func (t *Tab) ConsoleMessages() []ConsoleMessage {
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
+	return append([]ConsoleMessage(nil), t.log.console...)
+}
+
+// Requests are the tab's network requests since it was attached, oldest
+// first (the last 1000).
+func (t *Tab) Requests() []Request {
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
+	out := make([]Request, len(t.log.requests))
+	for i, r := range t.log.requests {
+		out[i] = *r
+	}
+	return out
+}
+
+// watchLog records console calls, exceptions and requests.
+func (t *Tab) watchLog() {
+	on(t.ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
+		var parts []string
+		for _, a := range ev.Args {
+			if a == nil {
+				continue
+			}
+			switch {
+			case a.Description != "":
+				parts = append(parts, a.Description)
+			case len(a.Value) > 0:
+				var s string
+				if json.Unmarshal(a.Value, &s) == nil {
+					parts = append(parts, s)
+				} else {
+					parts = append(parts, string(a.Value))
+				}
+			}
+		}
+		src := ""
+		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
+			f := ev.StackTrace.CallFrames[0]
+			src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
+		}
+		t.log.addConsole(ConsoleMessage{Level: string(ev.Type), Text: oneLine(strings.Join(parts, " ")), Source: src})
+	})
+	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
+		if d := ev.ExceptionDetails; d != nil {
+			t.log.addConsole(ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
+		}
+	})
+	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) {
+		if ev.Request == nil {
+			return
+		}
+		if ev.RedirectResponse != nil {
+			t.log.update(string(ev.RequestID), func(r *Request) { r.Status = int(ev.RedirectResponse.Status) })
+		}
+		t.log.startRequest(string(ev.RequestID), &Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: string(ev.Type)})
+	})
+	on(t.ctx, network.ResponseReceived, func(ev network.EventResponseReceived) {
+		if ev.Response != nil {
+			t.log.update(string(ev.RequestID), func(r *Request) { r.Status = int(ev.Response.Status) })
+		}
+	})
+	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) {
+		t.log.update(string(ev.RequestID), func(r *Request) { r.Failed = ev.ErrorText })
+	})
+}
+
+// maxEvalResult bounds an evaluation's answer (JSON).
+const maxEvalResult = 16 << 10
+
+// Evaluate runs a JavaScript expression in the page (awaiting a promise)
+// and gives its value as JSON, cut to 16 KiB. The expression is the
+// agent's: the caller decides whether it may run any (an opt-in).
+func (t *Tab) Evaluate(expression string) (string, error) {
+	var out string
+	err := t.call("Runtime.evaluate", func(ctx context.Context) error {
+		yes := true
+		r, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expression, ReturnByValue: &yes, AwaitPromise: &yes, UserGesture: &yes})
+		if err != nil {
+			return err
+		}
+		if r.ExceptionDetails != nil {
+			return errors.New("the expression threw: " + oneLine(exceptionText(r.ExceptionDetails)))
+		}
+		switch {
+		case r.Result == nil:
+			out = "undefined"
+		case len(r.Result.Value) > 0:
+			out = string(r.Result.Value)
+		case r.Result.Description != "":
+			out = r.Result.Description
+		default:
+			out = string(r.Result.Type)
+		}
+		return nil
+	})
+	if len(out) > maxEvalResult {
+		out = out[:maxEvalResult] + "…"
+	}
+	return out, err
+}
+
+// Resize sets the tab's viewport (CSS px).
+func (t *Tab) Resize(width, height int) error {
+	return t.call("Emulation.setDeviceMetricsOverride", func(ctx context.Context) error {
+		scale := t.browser.opts.Scale
+		if scale <= 0 {
+			scale = 1
+		}
+		_, err := do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: int64(width), Height: int64(height), DeviceScaleFactor: scale})
+		return err
+	})
+}
+
+// PDF prints the page to PDF (headless Chromium only).
+func (t *Tab) PDF() ([]byte, error) {
+	var data []byte
+	err := t.call("Page.printToPDF", func(ctx context.Context) error {
+		yes := true
+		r, err := do(ctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &yes})
+		if err != nil {
+			return err
+		}
+		data = r.Data
+		return nil
+	})
+	return data, err
+}
