@@ -80,3 +80,11 @@ func TestOutputPathStaysInside(t *testing.T) {
 		}
 	}
 }
+
+func TestArticle(t *testing.T) {
+	for w, want := range map[string]string{"alert": "An", "confirm": "A", "prompt": "A", "beforeunload": "A", "": "A"} {
+		if got := article(w); got != want {
+			t.Errorf("%q: %q, want %q", w, got, want)
+		}
+	}
+}

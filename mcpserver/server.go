@@ -1,6 +1,8 @@
 // Package mcpserver serves axfuse to agents over the Model Context
 // Protocol (the official Go SDK): browser_* tools on one browser, launched
-// on first use or attached over CDP.
+// on first use or attached over CDP, over stdio (Stdio: bad lines are
+// answered, not fatal) or Streamable HTTP (ServeHTTP: each client session
+// in a browser context of its own).
 //
 // Each tab keeps the last complete observation (act.Session; replaced
 // whole, never half-built). browser_find, browser_locate and ref
@@ -9,6 +11,8 @@
 // the observation the agent last saw (fuse.Diff), or the full snapshot
 // when the document changed, with both token counts in the result's
 // metadata. Snapshots are cut to a token budget (fuse.Options.MaxTokens).
+// A Policy bounds what the agent may load and write; tool arguments are
+// checked against each tool's schema before anything runs.
 package mcpserver
 
 import (
@@ -42,24 +46,39 @@ type Options struct {
 	// UploadRoot is the folder browser_file_upload takes files from
 	// (symbolic links followed); "" allows any readable file.
 	UploadRoot string
+	// Tab picks the attached browser's tab the first session takes.
+	Tab string
 	// Policy is what pages and files the agent may reach.
 	Policy Policy
 	// Caps are the opt-in tool groups: "evaluate" (browser_evaluate: the
 	// agent runs JavaScript in the page), "vision" (input at viewport
 	// coordinates: browser_mouse_click_xy, browser_mouse_wheel) and "pdf"
 	// (browser_pdf_save).
-	Caps []string
+	Caps    []string
 	Version string
 }
 
-// Server is one MCP server: one browser, its tabs, one tool call at a time.
+// Server is one MCP server: one browser, one tool call at a time, and for
+// each client session its own tabs (and, over HTTP, its own browser
+// context: cookies, storage and tabs no other session sees).
 type Server struct {
 	opts    Options
-	mu      sync.Mutex // tools share the browser and the tabs
+	mu      sync.Mutex // tools share the browser
 	ctx     context.Context
 	browser *chrome.Browser
+	// sessions are the client sessions' states; isolate gives each a
+	// browser context of its own (HTTP), else they share the default one
+	// (stdio has one session).
+	sessions map[*mcp.ServerSession]*session
+	isolate  bool
+}
+
+// session is one client's tabs.
+type session struct {
 	tabs    []*tabState
 	current int
+	// context is the session's browser context ("" : the default one).
+	context string
 	// restarted says why the next answer begins with a notice: a launched
 	// browser died and a new one was started.
 	restarted string
@@ -67,9 +86,10 @@ type Server struct {
 
 // tabState is one tab, its ref session, and what the agent last saw of it.
 type tabState struct {
-	tab  *chrome.Tab
-	sess *act.Session
-	seen *act.Observed
+	tab   *chrome.Tab
+	sess  *act.Session
+	seen  *act.Observed
+	owner *session
 }
 
 // New makes a server; the browser starts with the first tool call.
@@ -80,7 +100,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	return &Server{opts: opts}
+	return &Server{opts: opts, sessions: map[*mcp.ServerSession]*session{}}
 }
 
 // Run serves MCP over the transport until the client goes away or ctx
@@ -97,6 +117,13 @@ func (s *Server) MCP() *mcp.Server {
 		Instructions: "axfuse drives a Chrome tab. browser_snapshot shows the page as YAML with [ref=eN] on every " +
 			"interactive element (role-less click targets included); act by ref. After an action you get what " +
 			"changed since your last look. Use browser_find for content outside the viewport.",
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			// A session's tabs (and browser context) end with it.
+			go func() {
+				req.Session.Wait()
+				s.endSession(req.Session)
+			}()
+		},
 	})
 	s.register(srv)
 	return srv
@@ -105,19 +132,53 @@ func (s *Server) MCP() *mcp.Server {
 func (s *Server) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ts := range s.tabs {
-		ts.tab.Close()
+	for ss, st := range s.sessions {
+		s.dropTabs(st)
+		delete(s.sessions, ss)
 	}
-	s.tabs = nil
 	if s.browser != nil {
 		s.browser.Close()
 		s.browser = nil
 	}
 }
 
-// active returns the selected tab, starting the browser and a first tab
-// when there is none. The caller holds s.mu.
-func (s *Server) active() (*tabState, error) {
+// endSession closes a finished session's tabs and browser context.
+func (s *Server) endSession(ss *mcp.ServerSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.sessions[ss]; st != nil {
+		s.dropTabs(st)
+		delete(s.sessions, ss)
+	}
+}
+
+// dropTabs closes a session's tabs and its browser context. The caller
+// holds s.mu.
+func (s *Server) dropTabs(st *session) {
+	for _, ts := range st.tabs {
+		ts.tab.Close()
+	}
+	st.tabs, st.current = nil, 0
+	if st.context != "" && s.browser != nil {
+		s.browser.DisposeContext(st.context)
+	}
+	st.context = ""
+}
+
+// sessionOf is the state of a client session, made on first use. The
+// caller holds s.mu.
+func (s *Server) sessionOf(ss *mcp.ServerSession) *session {
+	st := s.sessions[ss]
+	if st == nil {
+		st = &session{}
+		s.sessions[ss] = st
+	}
+	return st
+}
+
+// active returns the session's selected tab, starting the browser and a
+// first tab when there is none. The caller holds s.mu.
+func (s *Server) active(st *session) (*tabState, error) {
 	if err := s.checkAlive(); err != nil {
 		return nil, err
 	}
@@ -127,7 +188,7 @@ func (s *Server) active() (*tabState, error) {
 			ctx = context.Background()
 		}
 		b, err := chrome.Open(ctx, chrome.Options{
-			Endpoint: s.opts.Endpoint, BrowserPath: s.opts.BrowserPath,
+			Endpoint: s.opts.Endpoint, BrowserPath: s.opts.BrowserPath, Tab: s.opts.Tab,
 			Width: s.opts.Width, Height: s.opts.Height, CallTimeout: s.opts.CallTimeout, FrameDepth: s.opts.FrameDepth,
 		})
 		if err != nil {
@@ -135,53 +196,83 @@ func (s *Server) active() (*tabState, error) {
 		}
 		s.browser = b
 	}
-	if len(s.tabs) == 0 {
-		open := s.browser.NewTab
-		if s.browser.Attached() {
-			open = s.browser.CurrentTab
-		}
-		if _, err := s.openTab(open); err != nil {
+	if len(st.tabs) == 0 {
+		if _, err := s.openTab(st, s.firstTab(st)); err != nil {
 			return nil, err
 		}
 	}
-	if s.current < 0 || s.current >= len(s.tabs) {
-		s.current = len(s.tabs) - 1
+	if st.current < 0 || st.current >= len(st.tabs) {
+		st.current = len(st.tabs) - 1
 	}
-	return s.tabs[s.current], nil
+	return st.tabs[st.current], nil
+}
+
+// firstTab is how a session's first tab opens: in its own browser
+// context when sessions are isolated; else a new tab, or the attached
+// browser's tab in use.
+func (s *Server) firstTab(st *session) func() (*chrome.Tab, error) {
+	switch {
+	case s.isolate:
+		return func() (*chrome.Tab, error) {
+			if st.context == "" {
+				id, err := s.browser.NewIsolatedContext()
+				if err != nil {
+					return nil, err
+				}
+				st.context = id
+			}
+			return s.browser.NewTabIn(st.context)
+		}
+	case s.browser.Attached():
+		return s.browser.CurrentTab
+	}
+	return s.browser.NewTab
+}
+
+// newTab is how a session opens another tab (browser_tabs new).
+func (s *Server) newTab(st *session) func() (*chrome.Tab, error) {
+	if st.context != "" {
+		return func() (*chrome.Tab, error) { return s.browser.NewTabIn(st.context) }
+	}
+	return s.browser.NewTab
 }
 
 // checkAlive notices a browser that is gone. A launched one is dropped
-// with its tabs (the next call starts another, and its answer says so);
-// an attached one is an error saying what to do, and is dialled again on
-// the call after.
+// with every session's tabs (the next call starts another, and each
+// session's next answer says so); an attached one is an error saying what
+// to do, and is dialled again on the call after.
 func (s *Server) checkAlive() error {
 	if s.browser == nil || s.browser.Alive() {
 		return nil
 	}
-	for _, ts := range s.tabs {
-		ts.tab.Close()
+	for _, st := range s.sessions {
+		for _, ts := range st.tabs {
+			ts.tab.Close()
+		}
+		st.tabs, st.current, st.context = nil, 0, ""
+		if s.opts.Endpoint == "" {
+			st.restarted = "The browser had stopped (it exited or crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
+		}
 	}
-	s.tabs, s.current = nil, 0
 	s.browser.Close()
 	s.browser = nil
 	if s.opts.Endpoint != "" {
 		return fmt.Errorf("the browser at %s is gone (it exited, crashed or dropped the connection); start it again with its remote-debugging port and call again, or restart the server with another endpoint", s.opts.Endpoint)
 	}
-	s.restarted = "The browser had stopped (it exited or crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
 	return nil
 }
 
 // openTab adds a tab with its session and selects it.
-func (s *Server) openTab(open func() (*chrome.Tab, error)) (*tabState, error) {
+func (s *Server) openTab(st *session, open func() (*chrome.Tab, error)) (*tabState, error) {
 	tab, err := open()
 	if err != nil {
 		return nil, err
 	}
-	return s.addTab(tab, true)
+	return s.addTab(st, tab, true)
 }
 
 // addTab adds an open tab with its session, selected or not.
-func (s *Server) addTab(tab *chrome.Tab, selectIt bool) (*tabState, error) {
+func (s *Server) addTab(st *session, tab *chrome.Tab, selectIt bool) (*tabState, error) {
 	endpoint := s.opts.Endpoint
 	if endpoint == "" {
 		endpoint = "mcp-launched"
@@ -197,10 +288,10 @@ func (s *Server) addTab(tab *chrome.Tab, selectIt bool) (*tabState, error) {
 	if sess.Capture.Mode == "" {
 		sess.Capture.Mode = chrome.CaptureAuto
 	}
-	ts := &tabState{tab: tab, sess: sess}
-	s.tabs = append(s.tabs, ts)
+	ts := &tabState{tab: tab, sess: sess, owner: st}
+	st.tabs = append(st.tabs, ts)
 	if selectIt {
-		s.current = len(s.tabs) - 1
+		st.current = len(st.tabs) - 1
 	}
 	return ts, nil
 }
@@ -228,8 +319,8 @@ func (s *Server) hasCap(c string) bool {
 // errNoTab is returned by tab tools given an index out of range.
 var errNoTab = errors.New("no tab at that index; browser_tabs {action: list} lists them")
 
-func (s *Server) tabIndex(i int) (int, error) {
-	if i < 0 || i >= len(s.tabs) {
+func (st *session) tabIndex(i int) (int, error) {
+	if i < 0 || i >= len(st.tabs) {
 		return 0, fmt.Errorf("tab %d: %w", i, errNoTab)
 	}
 	return i, nil

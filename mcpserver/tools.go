@@ -145,7 +145,7 @@ func tool[In any](s *Server, srv *mcp.Server, sp toolSpec, h func(ts *tabState, 
 		if err != nil {
 			return errorResult(fmt.Errorf("%s: %w", sp.name, err)), nil
 		}
-		res, err := s.onActiveTab(func(ts *tabState) (*mcp.CallToolResult, error) { return h(ts, in) })
+		res, err := s.onActiveTab(req.Session, func(ts *tabState) (*mcp.CallToolResult, error) { return h(ts, in) })
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -155,10 +155,11 @@ func tool[In any](s *Server, srv *mcp.Server, sp toolSpec, h func(ts *tabState, 
 
 // onActiveTab runs a handler on the active tab under the lock, keeps the
 // tab to the policy, and words what happened to the browser.
-func (s *Server) onActiveTab(h func(*tabState) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+func (s *Server) onActiveTab(ss *mcp.ServerSession, h func(*tabState) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ts, err := s.active()
+	st := s.sessionOf(ss)
+	ts, err := s.active(st)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +174,8 @@ func (s *Server) onActiveTab(h func(*tabState) (*mcp.CallToolResult, error)) (*m
 			err = fmt.Errorf("%w (the browser at %s is gone; start it again, then call again)", err, s.opts.Endpoint)
 		}
 	}
-	if notice := s.restarted; notice != "" && (res != nil || err != nil) {
-		s.restarted = ""
+	if notice := st.restarted; notice != "" && (res != nil || err != nil) {
+		st.restarted = ""
 		if err != nil {
 			return nil, fmt.Errorf("%s\n%w", notice, err)
 		}
@@ -337,7 +338,7 @@ func (s *Server) register(srv *mcp.Server) {
 	})
 	tool(s, srv, toolSpec{name: "browser_close", title: "Close the tab", effect: changes,
 		desc: "Close the current tab; the previous one becomes current (the next call opens a new tab when none is left)."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
-		return s.tabsTool(ts, tabsArgs{Action: "close", Index: s.current})
+		return s.tabsTool(ts, tabsArgs{Action: "close", Index: ts.owner.current})
 	})
 	if s.hasCap("evaluate") {
 		tool(s, srv, toolSpec{name: "browser_evaluate", title: "Run JavaScript", effect: changes,
@@ -446,11 +447,11 @@ func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
 			notes = append(notes, fmt.Sprintf("opened a tab %s %s that could not be attached: %v", fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), aerr))
 			continue
 		}
-		if _, aerr := s.addTab(tab, false); aerr != nil {
+		if _, aerr := s.addTab(ts.owner, tab, false); aerr != nil {
 			continue
 		}
 		notes = append(notes, fmt.Sprintf("opened tab %d: %s %s (browser_tabs {action: select, index: %d} switches to it)",
-			len(s.tabs)-1, fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), len(s.tabs)-1))
+			len(ts.owner.tabs)-1, fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), len(ts.owner.tabs)-1))
 	}
 	if len(done.Opened) > 0 {
 		// The new tab came to the front; the agent's stays the one it acts
@@ -497,10 +498,11 @@ func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, e
 }
 
 func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error) {
+	st := ts.owner
 	switch in.Action {
 	case "list", "":
 	case "new":
-		nt, err := s.openTab(s.browser.NewTab)
+		nt, err := s.openTab(st, s.newTab(st))
 		if err != nil {
 			return nil, err
 		}
@@ -508,33 +510,33 @@ func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error
 			return s.navigate(nt, navigateArgs{URL: in.URL})
 		}
 	case "select":
-		i, err := s.tabIndex(in.Index)
+		i, err := st.tabIndex(in.Index)
 		if err != nil {
 			return nil, err
 		}
-		s.current = i
-		if err := s.tabs[i].tab.BringToFront(); err != nil {
+		st.current = i
+		if err := st.tabs[i].tab.BringToFront(); err != nil {
 			return nil, err
 		}
-		return s.look(s.tabs[i], true, "")
+		return s.look(st.tabs[i], true, "")
 	case "close":
-		i, err := s.tabIndex(in.Index)
+		i, err := st.tabIndex(in.Index)
 		if err != nil {
 			return nil, err
 		}
-		s.tabs[i].tab.Close()
-		s.tabs = append(s.tabs[:i], s.tabs[i+1:]...)
-		if s.current >= len(s.tabs) {
-			s.current = len(s.tabs) - 1
+		st.tabs[i].tab.Close()
+		st.tabs = append(st.tabs[:i], st.tabs[i+1:]...)
+		if st.current >= len(st.tabs) {
+			st.current = len(st.tabs) - 1
 		}
 	default:
 		return nil, fmt.Errorf("action %q: want list, new, select or close", in.Action)
 	}
 	var sb strings.Builder
-	for i, t := range s.tabs {
+	for i, t := range st.tabs {
 		url, title, err := t.tab.Location()
 		mark := " "
-		if i == s.current {
+		if i == st.current {
 			mark = "*"
 		}
 		if err != nil {
@@ -543,7 +545,7 @@ func (s *Server) tabsTool(ts *tabState, in tabsArgs) (*mcp.CallToolResult, error
 		}
 		fmt.Fprintf(&sb, "%s %d: %s %s\n", mark, i, fuse.Quote(fuse.DisplayName(title)), fuse.Quote(fuse.DisplayName(url)))
 	}
-	if len(s.tabs) == 0 {
+	if len(st.tabs) == 0 {
 		sb.WriteString("no tabs open; the next tool call opens one\n")
 	}
 	return textResult(sb.String(), nil), nil

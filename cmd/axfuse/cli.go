@@ -74,6 +74,9 @@ var flagHelp = map[string][2]string{
 	"blocked-origins": {"LIST", "origins pages may never load from, as --allowed-origins writes them; they win over it"},
 	"allow-file-urls": {"", "let pages load file: URLs (refused by default: a file: page reads this machine's files to the agent)"},
 	"caps":            {"LIST", "opt-in tools, separated by , : evaluate (browser_evaluate runs the agent's JavaScript in the page), vision (browser_mouse_click_xy and browser_mouse_wheel at viewport points), pdf (browser_pdf_save)"},
+	"port":            {"N", "serve MCP over Streamable HTTP on port N (0 picks a free one, printed on stderr) instead of stdin/stdout; each client session gets a browser context of its own"},
+	"host":            {"HOST", "the address --port listens on (default 127.0.0.1: this machine only)"},
+	"max-sessions":    {"N", "with --port: client sessions open at once, 1 to 64 (default 8)"},
 	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
 }
 
@@ -148,6 +151,12 @@ func (cfg *config) bind(fs *flag.FlagSet, name string) {
 		fs.StringVar(&cfg.outputDir, name, "", "")
 	case "caps":
 		fs.StringVar(&cfg.caps, name, "", "")
+	case "port":
+		fs.IntVar(&cfg.port, name, -1, "")
+	case "host":
+		fs.StringVar(&cfg.host, name, "127.0.0.1", "")
+	case "max-sessions":
+		fs.IntVar(&cfg.maxSessions, name, 8, "")
 	default:
 		panic("axfuse: no flag " + name) // a programming error: TestCommandFlagsExist
 	}
@@ -191,6 +200,11 @@ func (cfg *config) check(set map[string]bool) error {
 	intIn("depth", cfg.depth, 0, 512, "0 (all levels) to 512")
 	intIn("runs", cfg.runs, 1, 1000, "1 to 1000")
 	intIn("parallel", cfg.parallel, 1, 64, "1 to 64")
+	intIn("port", cfg.port, 0, 65535, "0 (any free port) to 65535")
+	intIn("max-sessions", cfg.maxSessions, 1, 64, "1 to 64")
+	if (set["host"] || set["max-sessions"]) && !set["port"] {
+		errs = append(errs, "--host and --max-sessions apply to the HTTP transport: give --port")
+	}
 	if set["max-tokens"] && cfg.maxTokens != 0 && (cfg.maxTokens < 200 || cfg.maxTokens > 10_000_000) {
 		bad("max-tokens", fmt.Sprint(cfg.maxTokens), "0 (no limit) or 200 to 10000000")
 	}

@@ -397,6 +397,8 @@ func TestClearErrors(t *testing.T) {
 		{[]string{"snapshot", "--viewport", "big"}, "--viewport"},
 		{[]string{"snapshot", "--from", "/nonexistent.json"}, "nonexistent"},
 		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"bench", "--runs", "1", dead + "/"}, "1 of 1 pages could not be measured"},
+		{[]string{"locate", "5000", "5000"}, "(5000,5000) lies outside the 1280×720 viewport"},
 	}
 	for _, c := range cases {
 		_, err := runCLI(t, c.args...)

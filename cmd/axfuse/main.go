@@ -121,6 +121,9 @@ type config struct {
 	allowFileURLs    bool      // mcp
 	outputDir        string    // mcp
 	caps             string    // mcp
+	port             int       // mcp: -1 for stdio
+	host             string    // mcp
+	maxSessions      int       // mcp
 	stderr           io.Writer // warnings
 }
 
@@ -128,7 +131,7 @@ type config struct {
 func defaults(cmd string) *config {
 	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: chrome.DefaultFrameDepth,
 		format: "yaml", mode: "fused", offscreen: "collapse", capture: chrome.CaptureAuto, runs: 5, parallel: 2,
-		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second}
+		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second, port: -1, host: "127.0.0.1", maxSessions: 8}
 }
 
 // parseFlags reads a command's flags (before or after its arguments) and

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/mcpserver"
@@ -13,7 +16,8 @@ import (
 // tool result.
 const defaultMCPBudget = 8000
 
-// serveMCP runs the MCP server on stdin/stdout until the client leaves.
+// serveMCP runs the MCP server on stdin/stdout until the client leaves, or
+// with --port over Streamable HTTP until interrupted.
 func serveMCP(ctx context.Context, cfg *config) error {
 	budget := cfg.maxTokens
 	if !cfg.maxTokensSet {
@@ -35,9 +39,17 @@ func serveMCP(ctx context.Context, cfg *config) error {
 		UploadRoot: root,
 		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),
 			AllowFileURLs: cfg.allowFileURLs, OutputDir: cfg.outputDir},
-		Caps: origins(cfg.caps),
+		Caps: origins(cfg.caps), Tab: cfg.tab,
 	})
-	return srv.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
+	if cfg.port < 0 {
+		return srv.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
+	}
+	return srv.ServeHTTP(ctx, mcpserver.HTTPOptions{
+		Addr: net.JoinHostPort(cfg.host, strconv.Itoa(cfg.port)), MaxSessions: cfg.maxSessions,
+		Ready: func(addr string) {
+			fmt.Fprintf(cfg.stderr, "axfuse mcp: serving MCP (Streamable HTTP) at http://%s/\n", addr)
+		},
+	})
 }
 
 // origins splits an origin list written with ; or , between them.

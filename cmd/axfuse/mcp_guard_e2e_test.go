@@ -221,3 +221,31 @@ addEventListener('resize', () => { document.querySelector('h1').textContent = 'w
 		t.Errorf("after closing one of two tabs:\n%s", text)
 	}
 }
+
+// TestMCPAttachedBrowserGone: an attached browser that dies is not
+// restarted behind the user's back: the call fails saying to start it again.
+func TestMCPAttachedBrowserGone(t *testing.T) {
+	browser := needChromium(t)
+	url := serve(t, map[string]string{"/": `<!doctype html><title>One</title><h1>Attached page</h1>`}).URL + "/"
+	endpoint, kill := debugBrowserProcess(t, browser, url)
+	waitForPage(t, endpoint, "One")
+	cs := mcpSession(t, "--cdp", endpoint)
+	if text, _ := call(t, cs, "browser_snapshot", nil, false); !strings.Contains(text, "Attached page") {
+		t.Fatalf("attached: %s", text)
+	}
+	kill()
+	var text string
+	for range 20 {
+		res, err := callMaybe(cs, "browser_snapshot", nil)
+		if err != nil {
+			t.Fatalf("the server is gone after the attached browser died: %v", err)
+		}
+		if text = res; strings.Contains(text, "start it again") {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if !strings.Contains(text, "start it again") || strings.Contains(text, "a new one was started") {
+		t.Errorf("after the attached browser died: %s", text)
+	}
+}

@@ -44,3 +44,36 @@ func TestREADMECommandReference(t *testing.T) {
 		t.Errorf("the README's command reference differs from the commands' --help (run go test ./cmd/axfuse -run README -update)")
 	}
 }
+
+// TestREADMEDemoExcerpt: the README's excerpt of `make demo` is the demo
+// page's real snapshot: its lines appear in it, in order ("..." stands
+// for lines left out).
+func TestREADMEDemoExcerpt(t *testing.T) {
+	needChromium(t)
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	const start = "Output of `make demo` (excerpt; the embedded demo shop page):\n\n```yaml\n"
+	i := strings.Index(readme, start)
+	if i < 0 {
+		t.Fatal("the README has no demo excerpt")
+	}
+	excerpt, _, _ := strings.Cut(readme[i+len(start):], "```")
+	got := strings.Split(mustCLI(t, "snapshot"), "\n")
+	k := 0
+	for _, line := range strings.Split(strings.TrimRight(excerpt, "\n"), "\n") {
+		if strings.TrimSpace(line) == "..." {
+			continue
+		}
+		for k < len(got) && got[k] != line {
+			k++
+		}
+		if k == len(got) {
+			t.Errorf("the README's demo excerpt has %q, which the demo's snapshot does not (in that order); run make demo", line)
+			return
+		}
+		k++
+	}
+}

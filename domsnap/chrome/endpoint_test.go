@@ -157,3 +157,17 @@ func FuzzSelectPage(f *testing.F) {
 		t.Fatalf("--tab %q picked %+v, not one of %+v", want, p, pages)
 	})
 }
+
+// FuzzTargetList: any /json/list answer gives one well-formed page id or
+// none, never a panic.
+func FuzzTargetList(f *testing.F) {
+	f.Add(`[{"id":"AB12","type":"page","url":"http://a/"}]`)
+	f.Add(`[{"id":"a/b","type":"page"}]`)
+	f.Add(`{"id":1}`)
+	f.Add(`[{"id":"A","type":"page"},{"id":"B","type":"page"}]`)
+	f.Fuzz(func(t *testing.T, body string) {
+		if id := onlyPageIn(strings.NewReader(body)); id != "" && !targetID.MatchString(string(id)) {
+			t.Fatalf("%q gave page id %q", body, id)
+		}
+	})
+}

@@ -244,12 +244,20 @@ func (b *Browser) onlyPage() target.ID {
 		return ""
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	return onlyPageIn(io.LimitReader(resp.Body, maxTargetList))
+}
+
+// onlyPageIn reads a /json/list answer: the one page tab's id, or "".
+func onlyPageIn(list io.Reader) target.ID {
 	var listed []struct {
 		ID   string `json:"id"`
 		Type string `json:"type"`
 		URL  string `json:"url"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, maxTargetList)).Decode(&listed) != nil {
+	if json.NewDecoder(list).Decode(&listed) != nil {
 		return ""
 	}
 	var only target.ID
@@ -257,8 +265,8 @@ func (b *Browser) onlyPage() target.ID {
 		if !isPageTab(&target.Info{TargetID: target.ID(l.ID), Type: l.Type, URL: l.URL}) {
 			continue
 		}
-		if only != "" {
-			return ""
+		if only != "" || !targetID.MatchString(l.ID) {
+			return "" // several, or an id no page websocket can hold
 		}
 		only = target.ID(l.ID)
 	}
