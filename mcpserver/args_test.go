@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -143,4 +145,23 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatalf("%q: ref %q passed", raw, in.Ref)
 		}
 	})
+}
+
+// TestOddEndpointIsAnError: mcp --cdp at an address whose /json/version
+// has no browser websocket (chromedp's discovery panicked on it) answers
+// each call with an error, and the server goes on.
+func TestOddEndpointIsAnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"Browser":"x"}`)) }))
+	defer srv.Close()
+	cs := client(t, Options{Endpoint: srv.URL})
+	for range 2 {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "browser_snapshot", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("protocol error: %v", err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if !res.IsError || !strings.Contains(text, "Chrome DevTools endpoint") {
+			t.Errorf("snapshot on an odd endpoint: %q", text)
+		}
+	}
 }

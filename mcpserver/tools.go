@@ -392,50 +392,6 @@ func (s *Server) register(srv *mcp.Server) {
 	}
 }
 
-func (s *Server) consoleTool(ts *tabState, in consoleArgs) (*mcp.CallToolResult, error) {
-	var sb strings.Builder
-	n := 0
-	for _, m := range ts.tab.ConsoleMessages() {
-		if in.OnlyErrors && m.Level != "error" && m.Level != "warning" && m.Level != "exception" && m.Level != "assert" {
-			continue
-		}
-		n++
-		fmt.Fprintf(&sb, "- %s: %s", m.Level, fuse.Quote(fuse.DisplayName(m.Text)))
-		if m.Source != "" && m.Source != ":1" {
-			fmt.Fprintf(&sb, " at %s", fuse.Quote(fuse.DisplayName(m.Source)))
-		}
-		sb.WriteString("\n")
-	}
-	if n == 0 {
-		return textResult("No console messages.", nil), nil
-	}
-	return textResult(fmt.Sprintf("%d console messages (the page's words, quoted):\n%s", n, sb.String()), nil), nil
-}
-
-func (s *Server) networkTool(ts *tabState, in networkArgs) (*mcp.CallToolResult, error) {
-	var sb strings.Builder
-	n := 0
-	for _, r := range ts.tab.Requests() {
-		failed := r.Failed != "" || r.Status >= 400
-		if in.OnlyFailed && !failed {
-			continue
-		}
-		n++
-		status := fmt.Sprint(r.Status)
-		switch {
-		case r.Failed != "":
-			status = "failed: " + r.Failed
-		case r.Status == 0:
-			status = "pending"
-		}
-		fmt.Fprintf(&sb, "- %s %s [%s] %s\n", r.Method, fuse.Quote(fuse.DisplayName(r.URL)), status, strings.ToLower(r.Type))
-	}
-	if n == 0 {
-		return textResult("No network requests.", nil), nil
-	}
-	return textResult(fmt.Sprintf("%d requests:\n%s", n, sb.String()), nil), nil
-}
-
 // after answers an action: its error, or what changed; either way what
 // the page did meanwhile (errors, tabs it opened, which join the list).
 func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {

@@ -1,10 +1,16 @@
 // Command axfuse turns a live Chrome page into the observation a
-// browser-automation agent reads: the accessibility tree fused with the DOM
-// snapshot and event listeners, pruned, with refs on interactive elements.
+// browser-automation agent reads and acts on: the accessibility tree fused
+// with the DOM snapshot and event listeners, pruned, with refs on
+// interactive elements.
 //
 //	axfuse snapshot [URL]            fused YAML of a page (the demo page by default)
-//	axfuse capture URL -o FILE       record a capture for replay
-//	axfuse snapshot --from FILE      run the pure pipeline on a recorded capture
+//	axfuse act --cdp EP click e12    act by ref on an attached tab
+//	axfuse open|back|reload --cdp EP drive the attached tab
+//	axfuse mcp [--port N]            the browser_* tools over MCP
+//
+// The commands and their flags are two tables (cmds.go, cli.go); `axfuse
+// CMD --help` prints them, and the README's command reference is that
+// output.
 package main
 
 import (

@@ -31,6 +31,9 @@ func TestMCPKeepsToItsPolicy(t *testing.T) {
 	srvURL = blocked.URL + "/"
 	out := t.TempDir()
 	cs := mcpSession(t, "--output-dir", out, "--blocked-origins", strings.TrimPrefix(blocked.URL, "http://"))
+	if text, _ := call(t, cs, "browser_click", map[string]any{"ref": nil}, true); !strings.Contains(text, "ref must be a string, not null") {
+		t.Errorf("ref null over stdio: %s", text)
+	}
 	if text, _ := call(t, cs, "browser_navigate", map[string]any{"url": "file:///etc/passwd"}, true); !strings.Contains(text, "file: URLs are refused") || strings.Contains(text, "root:") {
 		t.Errorf("file:///etc/passwd: %s", text)
 	}

@@ -96,6 +96,9 @@ document.getElementById('h').textContent = 'cookie ' + (document.cookie || 'none
 	}
 	defer b.Close()
 
+	if text, _ := call(t, a, "browser_snapshot", map[string]any{"depth": -1}, true); !strings.Contains(text, "depth -1 is out of range") {
+		t.Errorf("a bad argument over HTTP: %s", text)
+	}
 	setA, _ := call(t, a, "browser_navigate", map[string]any{"url": site.URL + "/set?v=A"}, false)
 	if text, _ := call(t, a, "browser_navigate", map[string]any{"url": site.URL + "/show"}, false); !strings.Contains(text, "cookie who=A storage A") {
 		t.Fatalf("client A does not see its own cookie and storage:\n%s", text)
