@@ -383,73 +383,23 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	}
 	ax = b.withContextRole(fd, ax, dom)
 	if ax.Ignored {
-		if n := b.ariaHiddenTarget(fd, i, dom, sc); n != nil {
-			return n
-		}
-		if !hiddenReason(ax.IgnoredReasons) {
-			if n := b.roleless(fd, i, dom, sc); n != nil {
-				return n
-			}
-		}
-		return b.children(fd, i, dom, sc)
+		return b.ignoredLines(fd, i, dom, sc)
 	}
 	switch ax.Role {
 	case "InlineTextBox", "ListMarker", "LineBreak":
 		return nil
 	case "StaticText":
-		if sc.textCovered {
-			return nil
-		}
-		at := dom
-		if at < 0 {
-			at = b.generatedText(fd, ax) // ::before, ::after
-		}
-		if why := b.sightOf(fd.doc, at, false); why != "" {
-			kind := "text"
-			if at != dom {
-				kind = "generated" // ::before, ::after content
-			}
-			b.withhold(kind, why, ax.Name, fd.doc, at)
-			return nil
-		}
-		n := b.node()
-		n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
-		n.run = b.lineRunOf(fd, dom)
-		if at != dom && at >= 0 && ax.Name == strings.TrimSpace(ax.Name) && !endsLine(&b.c.Documents[fd.doc], at) {
-			// Inline generated text belongs to its element: an icon's
-			// ::before joins its text as written ("\ueab2hello"). A block
-			// one stays apart, and one with spaces at its ends keeps them
-			// (the lines below trim each text, so the spaces are read here).
-			n.owner, n.run = b.pseudoOwner(fd, ax), b.lineRunOf(fd, at)
-		}
-		return b.one(n)
+		return b.textLine(fd, ax, dom, sc)
 	case "RootWebArea", "WebArea":
 		return b.children(fd, i, dom, sc)
 	}
 	if wrapperRole(ax.Role) || b.dragGroup(fd, ax, dom) {
-		if n := b.roleless(fd, i, dom, sc); n != nil {
+		if n, promoted := b.wrapperLines(fd, ax, i, dom, sc); n != nil || promoted {
 			return n
-		}
-		if strings.TrimSpace(ax.Name) == "" && !liveRegion(ax) {
-			if ax.Role == "LabelText" && b.labelNames(fd, i, 0) {
-				sc.textCovered = true
-			}
-			return b.children(fd, i, dom, sc)
 		}
 	}
 	if ax.Role == "Legend" && sc.parentNameBy == "legend" {
-		// The group's name already is the legend's text: only a target
-		// in it (a help link) stays. (Unfolded, to see every target.)
-		sc.textCovered = true
-		folding := b.folding
-		b.folding = false
-		kept := b.children(fd, i, dom, sc)
-		b.folding = folding
-		if holdsTarget(kept) {
-			return kept
-		}
-		b.recycle(kept)
-		return nil
+		return b.legendLines(fd, i, dom, sc)
 	}
 	if imageRole(ax.Role) && dom >= 0 {
 		if why := b.sightOf(fd.doc, dom, true); why != "" {
@@ -457,26 +407,89 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 			return b.children(fd, i, dom, sc)
 		}
 	}
-	n := b.node()
-	n.Role, n.Name, n.States, n.Value, n.nameFrom = roles.Printed(ax.Role), ax.Name, states(ax), value(ax), ax.NameFrom
-	if ax.NameFrom == "contents" {
-		n.Name = b.seenName(fd, dom, n.Name)
+	return b.elementLines(fd, ax, i, dom, sc)
+}
+
+// ignoredLines: an ignored node is a visible control under aria-hidden,
+// a role-less target, or its children promoted.
+func (b *builder) ignoredLines(fd *frameData, i, dom int, sc scope) []*Node {
+	if n := b.ariaHiddenTarget(fd, i, dom, sc); n != nil {
+		return n
 	}
-	if dom >= 0 {
-		b.fromMarkup(n, fd, ax, dom)
-	}
-	if n.Role == "iframe" {
-		if st := b.frameState(fd, dom); st != "" {
-			n.States = append(n.States, st)
+	if !hiddenReason(fd.f.AXNodes[i].IgnoredReasons) {
+		if n := b.roleless(fd, i, dom, sc); n != nil {
+			return n
 		}
 	}
-	if ax.Role == "link" {
-		n.URL = b.linkURL(fd, ax, dom)
+	return b.children(fd, i, dom, sc)
+}
+
+// textLine is a text node's line, or none when it is already in a name
+// above or no one can see it.
+func (b *builder) textLine(fd *frameData, ax *domsnap.AXNode, dom int, sc scope) []*Node {
+	if sc.textCovered {
+		return nil
 	}
-	n.summary = ax.Role == "DisclosureTriangle" || ax.Role == "DisclosureTriangleGrouped"
-	if v, _ := ax.Prop("modal"); v == "true" {
-		n.modal = true
+	at := dom
+	if at < 0 {
+		at = b.generatedText(fd, ax) // ::before, ::after
 	}
+	if why := b.sightOf(fd.doc, at, false); why != "" {
+		kind := "text"
+		if at != dom {
+			kind = "generated" // ::before, ::after content
+		}
+		b.withhold(kind, why, ax.Name, fd.doc, at)
+		return nil
+	}
+	n := b.node()
+	n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
+	n.run = b.lineRunOf(fd, dom)
+	if at != dom && at >= 0 && ax.Name == strings.TrimSpace(ax.Name) && !endsLine(&b.c.Documents[fd.doc], at) {
+		// Inline generated text belongs to its element: an icon's
+		// ::before joins its text as written ("\ueab2hello"). A block
+		// one stays apart, and one with spaces at its ends keeps them
+		// (the lines below trim each text, so the spaces are read here).
+		n.owner, n.run = b.pseudoOwner(fd, ax), b.lineRunOf(fd, at)
+	}
+	return b.one(n)
+}
+
+// wrapperLines: a generic wrapper is a role-less target, or an unnamed
+// wrapper whose children are promoted (promoted true), or neither: then
+// it prints as an element.
+func (b *builder) wrapperLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc scope) (lines []*Node, promoted bool) {
+	if n := b.roleless(fd, i, dom, sc); n != nil {
+		return n, true
+	}
+	if strings.TrimSpace(ax.Name) != "" || liveRegion(ax) {
+		return nil, false
+	}
+	if ax.Role == "LabelText" && b.labelNames(fd, i, 0) {
+		sc.textCovered = true
+	}
+	return b.children(fd, i, dom, sc), true
+}
+
+// legendLines: the group's name already is the legend's text, so only a
+// target in it (a help link) stays. (Unfolded, to see every target.)
+func (b *builder) legendLines(fd *frameData, i, dom int, sc scope) []*Node {
+	sc.textCovered = true
+	folding := b.folding
+	b.folding = false
+	kept := b.children(fd, i, dom, sc)
+	b.folding = folding
+	if holdsTarget(kept) {
+		return kept
+	}
+	b.recycle(kept)
+	return nil
+}
+
+// elementLines is an element's line with its children, or its children
+// alone when no one can see it.
+func (b *builder) elementLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc scope) []*Node {
+	n := b.elementNode(fd, ax, dom)
 	reasons := b.reasons(b.signals(fd, ax, dom))
 	if n.Role == "option" && b.boxless(fd.doc, dom) {
 		reasons = nil // a closed <select>'s options: the select is the target
@@ -518,6 +531,32 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		}
 	}
 	return b.one(n)
+}
+
+// elementNode is an element's line before its target and children: role,
+// name (what is seen of it), states, value, URL, markers.
+func (b *builder) elementNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node {
+	n := b.node()
+	n.Role, n.Name, n.States, n.Value, n.nameFrom = roles.Printed(ax.Role), ax.Name, states(ax), value(ax), ax.NameFrom
+	if ax.NameFrom == "contents" {
+		n.Name = b.seenName(fd, dom, n.Name)
+	}
+	if dom >= 0 {
+		b.fromMarkup(n, fd, ax, dom)
+	}
+	if n.Role == "iframe" {
+		if st := b.frameState(fd, dom); st != "" {
+			n.States = append(n.States, st)
+		}
+	}
+	if ax.Role == "link" {
+		n.URL = b.linkURL(fd, ax, dom)
+	}
+	n.summary = ax.Role == "DisclosureTriangle" || ax.Role == "DisclosureTriangleGrouped"
+	if v, _ := ax.Prop("modal"); v == "true" {
+		n.modal = true
+	}
+	return n
 }
 
 // holdsTarget: a target among the lines or below them.

@@ -127,46 +127,58 @@ func checkValue(path string, v any, s *jsonschema.Schema) error {
 		}
 		return checkObject(path, m, s)
 	case "array":
-		a, ok := v.([]any)
-		if !ok {
-			return fmt.Errorf("%s must be an array, not %s", path, kind(v))
-		}
-		for i, e := range a {
-			if err := checkValue(fmt.Sprintf("%s[%d]", path, i), e, s.Items); err != nil {
-				return err
-			}
-		}
-		return nil
+		return checkArray(path, v, s)
 	case "string":
-		str, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("%s must be a string, not %s", path, kind(v))
-		}
-		if len(s.Enum) > 0 && !inEnum(str, s.Enum) {
-			return fmt.Errorf("%s %q is not one of: %s", path, cut(str, 60), enumList(s.Enum))
-		}
-		if s.Pattern != "" {
-			if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(str) {
-				return fmt.Errorf("%s %q: %s", path, cut(str, 60), s.Description)
-			}
-		}
-		return nil
+		return checkString(path, v, s)
 	case "integer", "number":
-		f, ok := v.(float64)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("%s must be a number, not %s", path, kind(v))
-		}
-		if s.Type == "integer" && f != math.Trunc(f) {
-			return fmt.Errorf("%s must be a whole number, not %v", path, f)
-		}
-		if s.Minimum != nil && f < *s.Minimum || s.Maximum != nil && f > *s.Maximum {
-			return fmt.Errorf("%s %v is out of range: %s", path, f, rangeOf(s))
-		}
-		return nil
+		return checkNumber(path, v, s)
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return fmt.Errorf("%s must be true or false, not %s", path, kind(v))
 		}
+	}
+	return nil
+}
+
+func checkArray(path string, v any, s *jsonschema.Schema) error {
+	a, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("%s must be an array, not %s", path, kind(v))
+	}
+	for i, e := range a {
+		if err := checkValue(fmt.Sprintf("%s[%d]", path, i), e, s.Items); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkString(path string, v any, s *jsonschema.Schema) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("%s must be a string, not %s", path, kind(v))
+	}
+	if len(s.Enum) > 0 && !inEnum(str, s.Enum) {
+		return fmt.Errorf("%s %q is not one of: %s", path, cut(str, 60), enumList(s.Enum))
+	}
+	if s.Pattern != "" {
+		if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(str) {
+			return fmt.Errorf("%s %q: %s", path, cut(str, 60), s.Description)
+		}
+	}
+	return nil
+}
+
+func checkNumber(path string, v any, s *jsonschema.Schema) error {
+	f, ok := v.(float64)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("%s must be a number, not %s", path, kind(v))
+	}
+	if s.Type == "integer" && f != math.Trunc(f) {
+		return fmt.Errorf("%s must be a whole number, not %v", path, f)
+	}
+	if s.Minimum != nil && f < *s.Minimum || s.Maximum != nil && f > *s.Maximum {
+		return fmt.Errorf("%s %v is out of range: %s", path, f, rangeOf(s))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -80,170 +81,168 @@ var flagHelp = map[string][2]string{
 	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
 }
 
+// binders define each flag on a flag set, writing into the config.
+var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
+	"cdp":             func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
+	"tab":             func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
+	"browser":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
+	"viewport":        func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
+	"scale":           func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
+	"wait":            func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
+	"timeout":         func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
+	"frame-depth":     func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
+	"format":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
+	"mode":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.mode, n, "fused", "") },
+	"from":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.from, n, "", "") },
+	"screenshot":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.screenshot, n, "", "") },
+	"no-screenshot":   func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.noScreenshot, n, false, "") },
+	"offscreen":       func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.offscreen, n, "collapse", "") },
+	"margin":          func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.margin, n, 0, "") },
+	"capture":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.capture, n, chrome.CaptureAuto, "") },
+	"scope":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.scope, n, "", "") },
+	"depth":           func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.depth, n, 0, "") },
+	"max-tokens":      func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.maxTokens, n, 0, "") },
+	"role":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.role, n, "", "") },
+	"name":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.name, n, "", "") },
+	"text":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.text, n, "", "") },
+	"o":               func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.out, n, "", "") },
+	"clear":           func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.clear, n, false, "") },
+	"submit":          func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.submit, n, false, "") },
+	"dialog":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.dialog, n, "dismiss", "") },
+	"runs":            func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.runs, n, 5, "") },
+	"parallel":        func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.parallel, n, 2, "") },
+	"upload-root":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.uploadRoot, n, "", "") },
+	"allowed-origins": func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.allowedOrigins, n, "", "") },
+	"blocked-origins": func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.blockedOrigins, n, "", "") },
+	"allow-file-urls": func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.allowFileURLs, n, false, "") },
+	"output-dir":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.outputDir, n, "", "") },
+	"caps":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.caps, n, "", "") },
+	"port":            func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.port, n, -1, "") },
+	"host":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.host, n, "127.0.0.1", "") },
+	"max-sessions":    func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.maxSessions, n, 8, "") },
+}
+
 // bind defines flag name on fs, writing into cfg.
 func (cfg *config) bind(fs *flag.FlagSet, name string) {
-	switch name {
-	case "cdp":
-		fs.StringVar(&cfg.cdp, name, "", "")
-	case "tab":
-		fs.StringVar(&cfg.tab, name, "", "")
-	case "browser":
-		fs.StringVar(&cfg.browser, name, "", "")
-	case "viewport":
-		fs.StringVar(&cfg.viewport, name, "1280x720", "")
-	case "scale":
-		fs.Float64Var(&cfg.scale, name, 1, "")
-	case "wait":
-		fs.DurationVar(&cfg.wait, name, 300*time.Millisecond, "")
-	case "timeout":
-		fs.DurationVar(&cfg.timeout, name, 20*time.Second, "")
-	case "frame-depth":
-		fs.IntVar(&cfg.frameDepth, name, chrome.DefaultFrameDepth, "")
-	case "format":
-		fs.StringVar(&cfg.format, name, "yaml", "")
-	case "mode":
-		fs.StringVar(&cfg.mode, name, "fused", "")
-	case "from":
-		fs.StringVar(&cfg.from, name, "", "")
-	case "screenshot":
-		fs.StringVar(&cfg.screenshot, name, "", "")
-	case "no-screenshot":
-		fs.BoolVar(&cfg.noScreenshot, name, false, "")
-	case "offscreen":
-		fs.StringVar(&cfg.offscreen, name, "collapse", "")
-	case "margin":
-		fs.Float64Var(&cfg.margin, name, 0, "")
-	case "capture":
-		fs.StringVar(&cfg.capture, name, chrome.CaptureAuto, "")
-	case "scope":
-		fs.StringVar(&cfg.scope, name, "", "")
-	case "depth":
-		fs.IntVar(&cfg.depth, name, 0, "")
-	case "max-tokens":
-		fs.IntVar(&cfg.maxTokens, name, 0, "")
-	case "role":
-		fs.StringVar(&cfg.role, name, "", "")
-	case "name":
-		fs.StringVar(&cfg.name, name, "", "")
-	case "text":
-		fs.StringVar(&cfg.text, name, "", "")
-	case "o":
-		fs.StringVar(&cfg.out, name, "", "")
-	case "clear":
-		fs.BoolVar(&cfg.clear, name, false, "")
-	case "submit":
-		fs.BoolVar(&cfg.submit, name, false, "")
-	case "dialog":
-		fs.StringVar(&cfg.dialog, name, "dismiss", "")
-	case "runs":
-		fs.IntVar(&cfg.runs, name, 5, "")
-	case "parallel":
-		fs.IntVar(&cfg.parallel, name, 2, "")
-	case "upload-root":
-		fs.StringVar(&cfg.uploadRoot, name, "", "")
-	case "allowed-origins":
-		fs.StringVar(&cfg.allowedOrigins, name, "", "")
-	case "blocked-origins":
-		fs.StringVar(&cfg.blockedOrigins, name, "", "")
-	case "allow-file-urls":
-		fs.BoolVar(&cfg.allowFileURLs, name, false, "")
-	case "output-dir":
-		fs.StringVar(&cfg.outputDir, name, "", "")
-	case "caps":
-		fs.StringVar(&cfg.caps, name, "", "")
-	case "port":
-		fs.IntVar(&cfg.port, name, -1, "")
-	case "host":
-		fs.StringVar(&cfg.host, name, "127.0.0.1", "")
-	case "max-sessions":
-		fs.IntVar(&cfg.maxSessions, name, 8, "")
-	default:
-		panic("axfuse: no flag " + name) // a programming error: TestCommandFlagsExist
+	b, ok := binders[name]
+	if !ok {
+		panic("axfuse: no flag " + name) // a programming error: TestEveryCommandHasHelp
 	}
+	b(fs, cfg, name)
 }
 
 // check validates the flags that were given: every number in its range
 // (NaN and infinities are not numbers), every word one of its choices,
 // and no flag that the other flags make meaningless.
 func (cfg *config) check(set map[string]bool) error {
-	var errs []string
-	bad := func(f, v, want string) { errs = append(errs, fmt.Sprintf("--%s %s: want %s", f, v, want)) }
-	floatIn := func(f string, v, lo, hi float64, want string) {
-		if set[f] && (math.IsNaN(v) || v < lo || v > hi) {
-			bad(f, fmt.Sprint(v), want)
-		}
-	}
-	intIn := func(f string, v, lo, hi int, want string) {
-		if set[f] && (v < lo || v > hi) {
-			bad(f, fmt.Sprint(v), want)
-		}
-	}
-	durIn := func(f string, v, lo, hi time.Duration) {
-		if set[f] && (v < lo || v > hi) {
-			bad(f, v.String(), fmt.Sprintf("a duration from %v to %v", lo, hi))
-		}
-	}
-	oneOf := func(f, v string, choices ...string) {
-		if !set[f] {
-			return
-		}
-		for _, c := range choices {
-			if v == c {
-				return
-			}
-		}
-		bad(f, fmt.Sprintf("%q", v), strings.Join(choices, ", "))
-	}
-	floatIn("scale", cfg.scale, 0.5, 4, "a device pixel ratio from 0.5 to 4")
-	floatIn("margin", cfg.margin, 0, 100000, "0 to 100000 (CSS px)")
-	intIn("frame-depth", cfg.frameDepth, 1, 64, "1 to 64")
-	intIn("depth", cfg.depth, 0, 512, "0 (all levels) to 512")
-	intIn("runs", cfg.runs, 1, 1000, "1 to 1000")
-	intIn("parallel", cfg.parallel, 1, 64, "1 to 64")
-	intIn("port", cfg.port, 0, 65535, "0 (any free port) to 65535")
-	intIn("max-sessions", cfg.maxSessions, 1, 64, "1 to 64")
-	if (set["host"] || set["max-sessions"]) && !set["port"] {
-		errs = append(errs, "--host and --max-sessions apply to the HTTP transport: give --port")
-	}
-	if set["max-tokens"] && cfg.maxTokens != 0 && (cfg.maxTokens < 200 || cfg.maxTokens > 10_000_000) {
-		bad("max-tokens", fmt.Sprint(cfg.maxTokens), "0 (no limit) or 200 to 10000000")
-	}
-	durIn("wait", cfg.wait, 0, 10*time.Minute)
-	durIn("timeout", cfg.timeout, time.Millisecond, 10*time.Minute)
-	oneOf("format", cfg.format, "yaml", "json")
-	oneOf("mode", cfg.mode, "fused", "ax")
-	oneOf("offscreen", cfg.offscreen, "collapse", "keep", "drop")
-	oneOf("capture", cfg.capture, chrome.CaptureAuto, chrome.CaptureFull, chrome.CaptureViewport)
-	if set["viewport"] {
-		if _, _, err := parseViewport(cfg.viewport); err != nil {
-			errs = append(errs, err.Error())
-		}
-	}
-	for _, c := range origins(cfg.caps) {
-		if c != "evaluate" && c != "vision" && c != "pdf" {
-			bad("caps", fmt.Sprintf("%q", c), "a list of evaluate, vision, pdf")
-		}
-	}
-	if cfg.cdp != "" {
-		for _, f := range []string{"browser", "viewport", "scale"} {
-			if set[f] {
-				errs = append(errs, fmt.Sprintf("--%s applies to a launched browser, not to one attached with --cdp", f))
-			}
-		}
-	} else if set["tab"] {
-		errs = append(errs, "--tab picks a tab of an attached browser: it needs --cdp")
-	}
-	if cfg.from != "" {
-		for _, f := range pageFlags {
-			if set[f] {
-				errs = append(errs, fmt.Sprintf("--from replays a capture: --%s does not apply", f))
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return errors.New(strings.Join(errs, "; "))
+	c := &checker{set: set}
+	cfg.checkNumbers(c)
+	cfg.checkWords(c)
+	cfg.checkCombinations(c)
+	if len(c.errs) > 0 {
+		return errors.New(strings.Join(c.errs, "; "))
 	}
 	return nil
+}
+
+// checker collects what is wrong with the given flags.
+type checker struct {
+	set  map[string]bool
+	errs []string
+}
+
+func (c *checker) bad(f, v, want string) {
+	c.errs = append(c.errs, fmt.Sprintf("--%s %s: want %s", f, v, want))
+}
+
+func (c *checker) floatIn(f string, v, lo, hi float64, want string) {
+	if c.set[f] && (math.IsNaN(v) || v < lo || v > hi) {
+		c.bad(f, fmt.Sprint(v), want)
+	}
+}
+
+func (c *checker) intIn(f string, v, lo, hi int, want string) {
+	if c.set[f] && (v < lo || v > hi) {
+		c.bad(f, fmt.Sprint(v), want)
+	}
+}
+
+func (c *checker) durIn(f string, v, lo, hi time.Duration) {
+	if c.set[f] && (v < lo || v > hi) {
+		c.bad(f, v.String(), fmt.Sprintf("a duration from %v to %v", lo, hi))
+	}
+}
+
+func (c *checker) oneOf(f, v string, choices ...string) {
+	if c.set[f] && !slices.Contains(choices, v) {
+		c.bad(f, fmt.Sprintf("%q", v), strings.Join(choices, ", "))
+	}
+}
+
+func (cfg *config) checkNumbers(c *checker) {
+	c.floatIn("scale", cfg.scale, 0.5, 4, "a device pixel ratio from 0.5 to 4")
+	c.floatIn("margin", cfg.margin, 0, 100000, "0 to 100000 (CSS px)")
+	c.intIn("frame-depth", cfg.frameDepth, 1, 64, "1 to 64")
+	c.intIn("depth", cfg.depth, 0, 512, "0 (all levels) to 512")
+	c.intIn("runs", cfg.runs, 1, 1000, "1 to 1000")
+	c.intIn("parallel", cfg.parallel, 1, 64, "1 to 64")
+	c.intIn("port", cfg.port, 0, 65535, "0 (any free port) to 65535")
+	c.intIn("max-sessions", cfg.maxSessions, 1, 64, "1 to 64")
+	if cfg.maxTokens != 0 {
+		c.intIn("max-tokens", cfg.maxTokens, 200, 10_000_000, "0 (no limit) or 200 to 10000000")
+	}
+	c.durIn("wait", cfg.wait, 0, 10*time.Minute)
+	c.durIn("timeout", cfg.timeout, time.Millisecond, 10*time.Minute)
+}
+
+func (cfg *config) checkWords(c *checker) {
+	c.oneOf("format", cfg.format, "yaml", "json")
+	c.oneOf("mode", cfg.mode, "fused", "ax")
+	c.oneOf("offscreen", cfg.offscreen, "collapse", "keep", "drop")
+	c.oneOf("capture", cfg.capture, chrome.CaptureAuto, chrome.CaptureFull, chrome.CaptureViewport)
+	if c.set["viewport"] {
+		if _, _, err := parseViewport(cfg.viewport); err != nil {
+			c.errs = append(c.errs, err.Error())
+		}
+	}
+	for _, cp := range origins(cfg.caps) {
+		if !slices.Contains([]string{"evaluate", "vision", "pdf"}, cp) {
+			c.bad("caps", fmt.Sprintf("%q", cp), "a list of evaluate, vision, pdf")
+		}
+	}
+}
+
+// checkCombinations: flags that other flags make meaningless.
+func (cfg *config) checkCombinations(c *checker) {
+	var not []string
+	switch {
+	case cfg.cdp != "":
+		not = filter([]string{"browser", "viewport", "scale"}, c.set)
+		for _, f := range not {
+			c.errs = append(c.errs, fmt.Sprintf("--%s applies to a launched browser, not to one attached with --cdp", f))
+		}
+	case c.set["tab"]:
+		c.errs = append(c.errs, "--tab picks a tab of an attached browser: it needs --cdp")
+	}
+	if cfg.from != "" {
+		for _, f := range filter(pageFlags, c.set) {
+			c.errs = append(c.errs, fmt.Sprintf("--from replays a capture: --%s does not apply", f))
+		}
+	}
+	if (c.set["host"] || c.set["max-sessions"]) && !c.set["port"] {
+		c.errs = append(c.errs, "--host and --max-sessions apply to the HTTP transport: give --port")
+	}
+}
+
+// filter keeps the flags of names that were given.
+func filter(names []string, set map[string]bool) []string {
+	var out []string
+	for _, n := range names {
+		if set[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // version is the module version the binary was built from, with its VCS

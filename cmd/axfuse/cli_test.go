@@ -131,3 +131,18 @@ func TestEveryCommandHasHelp(t *testing.T) {
 		parseFlags(c, nil)
 	}
 }
+
+// TestEveryFlagBinds: each flag with help has a binder and each binder
+// help (one table each, kept together).
+func TestEveryFlagBinds(t *testing.T) {
+	for name := range flagHelp {
+		if binders[name] == nil {
+			t.Errorf("--%s has help but no binder", name)
+		}
+	}
+	for name := range binders {
+		if _, ok := flagHelp[name]; !ok {
+			t.Errorf("--%s binds but has no help", name)
+		}
+	}
+}
