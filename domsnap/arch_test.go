@@ -6,10 +6,11 @@ import (
 	"testing"
 )
 
-// TestPureStagesNeverReachTheBrowser: the capture types and every pure
-// stage build without chromedp or cdproto, even indirectly.
+// TestPureStagesNeverReachTheBrowser: the capture types, every pure stage
+// and the screenshot package (which reaches the browser through its Camera
+// interface) build without chromedp or cdproto, even indirectly.
 func TestPureStagesNeverReachTheBrowser(t *testing.T) {
-	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse"} {
+	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse", "screenshot"} {
 		out, err := exec.Command("go", "list", "-deps", "github.com/axfuse/axfuse/"+pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)

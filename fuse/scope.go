@@ -12,7 +12,7 @@ import (
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
 
-// scope picks the subtree --scope names, from the full tree: "ROLE",
+// scope picks the subtree Options.Scope names, from the full tree: "ROLE",
 // "ROLE:NAME" (name substring, case-insensitive) or a ref of this snapshot.
 func (v *view) scope(full []*Node) ([]*Node, bool) {
 	s := v.opts.Scope

@@ -158,7 +158,7 @@ type Options struct {
 	Depth int
 	// MaxTokens cuts the view to about that many o200k tokens (0: no
 	// limit): the viewport first, then by distance and interactivity, with
-	// counted lines for what was left out (see budget.go).
+	// counted lines for what was left out.
 	MaxTokens int
 	// FindHint tells, in the budget's last note, how to reach what was left
 	// out (the CLI's and the MCP server's words differ).

@@ -29,7 +29,7 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	var early *screenshot.Pending
 	var onCanvas func()
 	if full || ts.seen == nil {
-		onCanvas = func() { early = screenshot.Start(ts.tab.Context(), s.timeout()) }
+		onCanvas = func() { early = screenshot.Start(ts.tab, s.timeout()) }
 	}
 	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), onCanvas)
 	if err != nil {
@@ -100,7 +100,7 @@ func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolR
 // outlines the observation's elements.
 func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screenshot.Pending) ([]byte, error) {
 	if early == nil {
-		early = screenshot.Start(ts.tab.Context(), s.timeout())
+		early = screenshot.Start(ts.tab, s.timeout())
 	}
 	shot, err := early.Wait()
 	if err != nil {
@@ -110,7 +110,7 @@ func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screensho
 }
 
 func (s *Server) screenshot(ts *tabState) ([]byte, error) {
-	return screenshot.Start(ts.tab.Context(), s.timeout()).Wait()
+	return screenshot.Start(ts.tab, s.timeout()).Wait()
 }
 
 // timeout is the deadline of one CDP call.

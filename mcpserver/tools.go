@@ -611,7 +611,7 @@ func (s *Server) screenshotTool(ts *tabState, in screenshotArgs) (*mcp.CallToolR
 	var early *screenshot.Pending
 	if in.Annotated || in.Ref != "" {
 		// The screenshot is taken while the capture runs.
-		early = screenshot.Start(ts.tab.Context(), s.timeout())
+		early = screenshot.Start(ts.tab, s.timeout())
 		o, oerr := ts.sess.Observe(s.viewOptions(0))
 		if oerr != nil {
 			early.Drop()

@@ -369,8 +369,6 @@ func (ix *Index) Owner(doc int) (Hit, bool) {
 	return ix.owner[doc], true
 }
 
-// TopAt returns the element painted last at (x, y) in viewport CSS px — the
-// node a click there reaches — descending into iframe documents.
 // Under calls f with each element whose painted box in document doc meets
 // b (viewport px), until f returns false. Only boxes in the viewport are
 // indexed.
@@ -383,6 +381,8 @@ func (ix *Index) Under(doc int, b layout.Box, f func(node int) bool) {
 	})
 }
 
+// TopAt returns the element painted last at (x, y) in viewport CSS px — the
+// node a click there reaches — descending into iframe documents.
 func (ix *Index) TopAt(x, y float64) (Hit, bool) {
 	return ix.topIn(0, x, y, 0)
 }

@@ -4,8 +4,9 @@
 // tag and no other box where avoidable.
 //
 // Capture and Start (the same, in the background, for a screenshot taken
-// while a capture runs) talk to the browser through a tab's context;
-// Annotate is pure image work with golang.org/x/image.
+// while a capture runs) reach the browser through a Camera, which the
+// browser driver implements (chrome.Tab); the package itself never talks
+// CDP. Annotate is pure image work with golang.org/x/image.
 package screenshot
 
 import (
@@ -21,21 +22,21 @@ import (
 	"slices"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
-
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 )
 
-// Capture takes a PNG of the viewport of the tab behind ctx.
-func Capture(ctx context.Context) ([]byte, error) {
-	res, err := chrome.Do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
-	if err != nil {
-		return nil, fmt.Errorf("Page.captureScreenshot: %w", err)
-	}
-	return res.Data, nil
+// A Camera takes a tab's viewport as a PNG: the browser's part of a
+// screenshot. Context ends when the tab does.
+type Camera interface {
+	Context() context.Context
+	CapturePNG(ctx context.Context) ([]byte, error)
+}
+
+// Capture takes a PNG of the camera's viewport, within ctx.
+func Capture(ctx context.Context, cam Camera) ([]byte, error) {
+	return cam.CapturePNG(ctx)
 }
 
 // Kinds of marks, each with its colour.
@@ -270,14 +271,14 @@ type Pending struct {
 	cancel context.CancelFunc
 }
 
-// Start takes a screenshot of the tab behind ctx in the background, within
-// timeout.
-func Start(ctx context.Context, timeout time.Duration) *Pending {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// Start takes a screenshot in the background, within timeout (and the
+// tab's life).
+func Start(cam Camera, timeout time.Duration) *Pending {
+	ctx, cancel := context.WithTimeout(cam.Context(), timeout)
 	p := &Pending{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(p.done)
-		p.png, p.err = Capture(ctx)
+		p.png, p.err = cam.CapturePNG(ctx)
 	}()
 	return p
 }

@@ -43,11 +43,11 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		var early *screenshot.Pending
 		switch {
 		case cfg.screenshot != "":
-			early = screenshot.Start(tab.Context(), cfg.timeout)
+			early = screenshot.Start(tab, cfg.timeout)
 		case !cfg.noScreenshot:
 			// A canvas usually means a screenshot: take it while the
 			// capture runs rather than after it.
-			co.OnCanvas = func() { early = screenshot.Start(tab.Context(), cfg.timeout) }
+			co.OnCanvas = func() { early = screenshot.Start(tab, cfg.timeout) }
 		}
 		c, opts, path, err := cfg.captureInSession(tab, co)
 		if err != nil {
@@ -85,7 +85,7 @@ func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early
 	step := "Page.captureScreenshot (taken alongside the capture: the wait for it)"
 	if early == nil {
 		step = "Page.captureScreenshot"
-		early = screenshot.Start(tab.Context(), cfg.timeout)
+		early = screenshot.Start(tab, cfg.timeout)
 	}
 	shot, err := early.Wait()
 	if err != nil {
@@ -147,7 +147,7 @@ func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 func cropAround(tab *chrome.Tab, cfg *config, c *domsnap.Capture, tree *fuse.Tree) (string, error) {
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
-	shot, err := screenshot.Capture(sctx)
+	shot, err := screenshot.Capture(sctx, tab)
 	if err != nil {
 		return "", err
 	}
