@@ -40,7 +40,6 @@ func do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, erro
 	return chromedp.Call(ctx, cmd, params)
 }
 
-
 // A leanSession is the page's own session on a lean socket (id "") or a
 // flattened session on the same socket, attached to one of the page's
 // out-of-process iframes.
