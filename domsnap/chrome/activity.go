@@ -79,19 +79,7 @@ func (t *Tab) watchActivity() {
 		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
 			return
 		}
-		var parts []string
-		for _, a := range ev.Args {
-			if a == nil {
-				continue
-			}
-			switch {
-			case a.Description != "":
-				parts = append(parts, a.Description)
-			case len(a.Value) > 0:
-				parts = append(parts, strings.Trim(string(a.Value), `"`))
-			}
-		}
-		t.act.add(&t.act.errors, "console.error: "+oneLine(strings.Join(parts, " ")))
+		t.act.add(&t.act.errors, "console.error: "+oneLine(consoleText(ev.Args)))
 	})
 	seen := sync.Map{}
 	on(t.ctx, target.TargetCreated, func(ev target.EventTargetCreated) {

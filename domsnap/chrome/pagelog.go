@@ -101,29 +101,12 @@ func (t *Tab) Requests() []Request {
 // watchLog records console calls, exceptions and requests.
 func (t *Tab) watchLog() {
 	on(t.ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
-		var parts []string
-		for _, a := range ev.Args {
-			if a == nil {
-				continue
-			}
-			switch {
-			case a.Description != "":
-				parts = append(parts, a.Description)
-			case len(a.Value) > 0:
-				var s string
-				if json.Unmarshal(a.Value, &s) == nil {
-					parts = append(parts, s)
-				} else {
-					parts = append(parts, string(a.Value))
-				}
-			}
-		}
 		src := ""
 		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
 			f := ev.StackTrace.CallFrames[0]
 			src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
 		}
-		t.log.addConsole(ConsoleMessage{Level: string(ev.Type), Text: oneLine(strings.Join(parts, " ")), Source: src})
+		t.log.addConsole(ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
 	})
 	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
 		if d := ev.ExceptionDetails; d != nil {
@@ -147,6 +130,29 @@ func (t *Tab) watchLog() {
 	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) {
 		t.log.update(string(ev.RequestID), func(r *Request) { r.Failed = ev.ErrorText })
 	})
+}
+
+// consoleText is what a console call printed: each argument's
+// description, or its value (strings unquoted), space-separated.
+func consoleText(args []*runtime.RemoteObject) string {
+	var parts []string
+	for _, a := range args {
+		if a == nil {
+			continue
+		}
+		switch {
+		case a.Description != "":
+			parts = append(parts, a.Description)
+		case len(a.Value) > 0:
+			var s string
+			if json.Unmarshal(a.Value, &s) == nil {
+				parts = append(parts, s)
+			} else {
+				parts = append(parts, string(a.Value))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // maxEvalResult bounds an evaluation's answer (JSON).
