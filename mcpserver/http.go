@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,14 +42,19 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 	srv := s.MCP()
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{SessionTimeout: o.IdleTimeout})
+	var cap sessionCap
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && countSessions(srv) >= o.MaxSessions {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			mcpHandler.ServeHTTP(w, r)
+			return
+		}
+		if cap.open(srv) >= o.MaxSessions {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"the server holds %d sessions, its cap; close one or start the server with a higher --max-sessions"}}`, o.MaxSessions)
 			return
 		}
-		mcpHandler.ServeHTTP(w, r)
+		mcpHandler.ServeHTTP(&issuing{ResponseWriter: w, cap: &cap}, r)
 	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
@@ -70,10 +76,62 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 	return nil
 }
 
-func countSessions(srv *mcp.Server) int {
-	n := 0
-	for range srv.Sessions() {
-		n++
+// sessionCap counts the client sessions the server issued that are still
+// open: the ids its initialize answers gave, less those the SDK no longer
+// holds. (The SDK's own session list also holds short-lived internal ones.)
+type sessionCap struct {
+	mu     sync.Mutex
+	issued map[string]bool
+}
+
+func (c *sessionCap) open(srv *mcp.Server) int {
+	live := map[string]bool{}
+	for ss := range srv.Sessions() {
+		live[ss.ID()] = true
 	}
-	return n
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range c.issued {
+		if !live[id] {
+			delete(c.issued, id)
+		}
+	}
+	return len(c.issued)
+}
+
+func (c *sessionCap) issue(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.issued == nil {
+		c.issued = map[string]bool{}
+	}
+	c.issued[id] = true
+}
+
+// issuing notes the session id an initialize answer gives.
+type issuing struct {
+	http.ResponseWriter
+	cap  *sessionCap
+	seen bool
+}
+
+func (w *issuing) note() {
+	if !w.seen {
+		w.seen = true
+		if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+			w.cap.issue(id)
+		}
+	}
+}
+
+func (w *issuing) WriteHeader(code int) { w.note(); w.ResponseWriter.WriteHeader(code) }
+
+func (w *issuing) Write(b []byte) (int, error) { w.note(); return w.ResponseWriter.Write(b) }
+
+// Flush keeps server-sent events streaming through the wrapper.
+func (w *issuing) Flush() {
+	w.note()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }

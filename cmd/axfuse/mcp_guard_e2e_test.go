@@ -200,9 +200,12 @@ addEventListener('resize', () => { document.querySelector('h1').textContent = 'w
 	if text, _ = call(t, cs, "browser_network_requests", map[string]any{"onlyFailed": true}, false); !strings.Contains(text, `/missing.json" [404]`) || strings.Contains(text, `[200]`) {
 		t.Errorf("failed requests:\n%s", text)
 	}
-	if text, _ = call(t, cs, "browser_resize", map[string]any{"width": 800, "height": 600}, false); !strings.Contains(text, "width 800") {
+	if text, _ = call(t, cs, "browser_resize", map[string]any{"width": 800, "height": 600}, false); !strings.Contains(text, "The viewport is 800×600") {
 		t.Errorf("resize:\n%s", text)
 	}
+	// The page's resize handler may run after the answer looked: wait for
+	// it (a tool error, failing the call, if it never comes).
+	call(t, cs, "browser_wait_for", map[string]any{"text": "width 800", "time": 10}, false)
 	if text, _ = call(t, cs, "browser_evaluate", map[string]any{"function": "() => document.title + ' ' + (1 + 2)"}, false); !strings.Contains(text, `"rec 3"`) {
 		t.Errorf("evaluate:\n%s", text)
 	}
