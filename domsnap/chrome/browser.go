@@ -679,18 +679,7 @@ func (t *Tab) historyStep(delta int64) error {
 // as in Navigate.
 func (t *Tab) Reload(wait time.Duration) error {
 	err := t.input("reload", func(ctx context.Context) error { return chromedp.Do(ctx, chromedp.Reload()) })
-	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
-		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", ErrStillLoading, t.browser.opts.callTimeout(), err)
-	}
-	if err != nil || wait <= 0 {
-		return err
-	}
-	select {
-	case <-time.After(wait):
-		return nil
-	case <-t.ctx.Done():
-		return t.ctx.Err()
-	}
+	return t.loaded(err, wait)
 }
 
 // Location is the tab's current URL and title.
