@@ -4,7 +4,7 @@
 // element is gone or no longer looks like what the agent saw, scrolls the
 // element into view, takes its clickable point from paintorder, checks
 // with the browser that a click there reaches it, and then sends real
-// input events under an input-time guard (chrome.Tab.Arm): an event of the
+// input events under an input-time guard (Page.Arm): an event of the
 // action that would reach anything else — an overlay laid on the first
 // mouse move, a label swapped on hover — is stopped before a page handler
 // runs, and the action fails with a one-line answer that says why and
@@ -30,8 +30,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/layout"
@@ -39,13 +39,13 @@ import (
 
 // Session is one tab and its refs.
 type Session struct {
-	Tab     *chrome.Tab
+	Tab     Page
 	Refs    *index.Table
 	Options fuse.Options // view options; Refs is set by the session
 	// Capture says how much of the page each observation fetches (full,
 	// viewport or auto; default full). A ref that a viewport observation
 	// does not hold is looked for in a full one before it counts as gone.
-	Capture chrome.CaptureOptions
+	Capture browser.CaptureOptions
 	// Settle bounds the wait for the page to go quiet after an action.
 	Settle time.Duration
 	// Cache makes Resolve start from the last complete observation instead
@@ -62,7 +62,7 @@ type Session struct {
 	// done is what the last action did beside its input.
 	done Done
 	// pending is a guard left armed by an action that opened a dialog.
-	pending *chrome.Guard
+	pending browser.Guard
 	// inputAt is when the last input was sent: the wait for the page to
 	// settle counts from there, so reading the guard costs no time of its
 	// own.
@@ -74,7 +74,7 @@ type Session struct {
 // opened.
 type Done struct {
 	Notes  []string
-	Opened []chrome.TabInfo
+	Opened []browser.TabInfo
 }
 
 // LastDone is what the last action did beside its input.
@@ -145,7 +145,7 @@ type Observed struct {
 func (s *Session) Last() *Observed { return s.last.Load() }
 
 // Open starts or resumes the session of a tab reached through endpoint.
-func Open(tab *chrome.Tab, endpoint string, opts fuse.Options) (*Session, error) {
+func Open(tab Page, endpoint string, opts fuse.Options) (*Session, error) {
 	path, err := SessionPath(endpoint, tab.TargetID())
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (s *Session) Observe(opts fuse.Options) (*Observed, error) {
 }
 
 // ObserveNotifying is Observe calling onCanvas (when not nil) as soon as
-// the capture finds a <canvas> (chrome.CaptureOptions.OnCanvas), so that
+// the capture finds a <canvas> (browser.CaptureOptions.OnCanvas), so that
 // the caller can take the screenshot a canvas usually needs alongside it.
 func (s *Session) ObserveNotifying(opts fuse.Options, onCanvas func()) (*Observed, error) {
 	co := CaptureFor(s.Capture, opts)
@@ -264,9 +264,9 @@ func (s *Session) ObserveNotifying(opts fuse.Options, onCanvas func()) (*Observe
 
 // CaptureFor is the capture a view needs: a view of the whole page (every
 // off-screen node kept, a scope, the AX-only view) needs a full capture.
-func CaptureFor(o chrome.CaptureOptions, view fuse.Options) chrome.CaptureOptions {
+func CaptureFor(o browser.CaptureOptions, view fuse.Options) browser.CaptureOptions {
 	if view.Offscreen == fuse.OffscreenKeep || view.Scope != "" || view.Mode == fuse.ModeAX {
-		o.Mode = chrome.CaptureFull
+		o.Mode = domsnap.CaptureFull
 	}
 	o.Margin = view.Margin
 	return o
@@ -275,10 +275,10 @@ func CaptureFor(o chrome.CaptureOptions, view fuse.Options) chrome.CaptureOption
 // ObserveAll is Observe with a full capture, for searches of the whole
 // page (find, waiting for a text).
 func (s *Session) ObserveAll(opts fuse.Options) (*Observed, error) {
-	return s.observeWith(opts, chrome.CaptureOptions{Mode: chrome.CaptureFull})
+	return s.observeWith(opts, browser.CaptureOptions{Mode: domsnap.CaptureFull})
 }
 
-func (s *Session) observeWith(opts fuse.Options, co chrome.CaptureOptions) (*Observed, error) {
+func (s *Session) observeWith(opts fuse.Options, co browser.CaptureOptions) (*Observed, error) {
 	c, err := s.Tab.CaptureWith(co)
 	if err != nil {
 		return nil, err
@@ -311,7 +311,7 @@ func (s *Session) Snapshot() (*fuse.Observation, error) {
 // Target is a ref resolved to a point a click reaches it at.
 type Target struct {
 	Ref     string
-	Key     index.Key
+	Key     domsnap.Key
 	X, Y    int64
 	Located fuse.Located
 }
@@ -354,10 +354,10 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 		return Target{}, err
 	}
 	t, err := s.place(ref, key, seen, tree)
-	if errors.Is(err, errRefNotFound) && c.Mode == chrome.CaptureViewport {
+	if errors.Is(err, errRefNotFound) && c.Mode == domsnap.CaptureViewport {
 		// Off-screen elements are counted, not fetched, in a viewport
 		// capture: the whole page decides whether the ref is gone.
-		o, err := s.observeWith(s.options(), chrome.CaptureOptions{Mode: chrome.CaptureFull})
+		o, err := s.observeWith(s.options(), browser.CaptureOptions{Mode: domsnap.CaptureFull})
 		if err != nil {
 			return Target{}, err
 		}
@@ -377,13 +377,13 @@ var errRefNotFound = errors.New("not found in the current page snapshot")
 
 // place checks a ref against one observation's tree: there, as the agent
 // saw it, in view (scrolled there if need be) and not covered.
-func (s *Session) place(ref string, key index.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
+func (s *Session) place(ref string, key domsnap.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
 	loc, err := locate(tree, ref, key, seen)
 	if err != nil {
 		return Target{}, err
 	}
 	if !loc.InViewport {
-		if err := s.Tab.ScrollIntoView(node(key)); err != nil {
+		if err := s.Tab.ScrollIntoView(key); err != nil {
 			return Target{}, err
 		}
 		if _, tree, err = s.observe(); err != nil {
@@ -427,8 +427,6 @@ func (s *Session) hitCheck(t Target, tree *fuse.Tree, _ *Observed) error {
 	return nil
 }
 
-// node names a ref's element for the browser.
-func node(k index.Key) chrome.Node { return chrome.Node{Frame: k.Frame, Backend: k.Backend} }
 
 func orSomething(s string) string {
 	if s == "" {
@@ -439,7 +437,7 @@ func orSomething(s string) string {
 
 // locate finds a ref's element in the current tree and checks that it is
 // still what the agent saw.
-func locate(tree *fuse.Tree, ref string, key index.Key, seen index.Fingerprint) (fuse.Located, error) {
+func locate(tree *fuse.Tree, ref string, key domsnap.Key, seen index.Fingerprint) (fuse.Located, error) {
 	loc, ok := tree.Locate(key)
 	if !ok {
 		return loc, fmt.Errorf("Ref %s %w", ref, errRefNotFound)
@@ -459,7 +457,7 @@ func describe(f index.Fingerprint) string {
 }
 
 // DialogObservation says which dialog is open and that the page waits.
-func DialogObservation(d *chrome.Dialog) *fuse.Observation {
+func DialogObservation(d *browser.Dialog) *fuse.Observation {
 	text := fmt.Sprintf("%s dialog open with %s; the page waits until it is answered", d.Type, fuse.Quote(fuse.DisplayName(d.Message)))
 	yaml := fuse.YAML([]*fuse.Node{{Role: "note", Text: text}})
 	return &fuse.Observation{Mode: fuse.ModeFused, Snapshot: yaml, Elements: []fuse.Element{}}
@@ -504,7 +502,7 @@ func (s *Session) OpenedFileChooser(how func(ref string) string) string {
 		many = "files"
 	}
 	for _, f := range s.frames() {
-		if ref, ok := s.Refs.Known(index.Key{Frame: f, Backend: fc.Backend}); ok {
+		if ref, ok := s.Refs.Known(domsnap.Key{Frame: f, Backend: fc.Backend}); ok {
 			return fmt.Sprintf("file chooser opened for %s, give it %s with %s", ref, many, how(ref))
 		}
 	}
@@ -545,7 +543,7 @@ func (s *Session) Upload(ref string, files []string) error {
 			return s.Tab.AnswerFileChooser(files)
 		}
 		var isFile bool
-		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, g *chrome.Guard) error {
+		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, g browser.Guard) error {
 			if err := g.Run("read the input's type", `function () { const f = this.localName === 'label' && this.control ? this.control : this; return f.localName === 'input' && f.type === 'file'; }`, &isFile); err != nil || isFile {
 				return err
 			}
@@ -557,7 +555,7 @@ func (s *Session) Upload(ref string, files []string) error {
 		}
 		if isFile {
 			key, _, _ := s.Refs.Lookup(ref)
-			return s.Tab.SetFiles(node(key), files)
+			return s.Tab.SetFiles(key, files)
 		}
 		s.settle()
 		if s.Tab.OpenedFileChooser() == nil {

@@ -5,9 +5,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/keys"
 )
 
@@ -23,7 +23,7 @@ func (s *Session) Click(ref string, count int) error {
 		return s.chooseOption(ref)
 	}
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, _ browser.Guard) error {
 			return s.Tab.Click(float64(t.X), float64(t.Y), count)
 		})
 		return err
@@ -33,7 +33,7 @@ func (s *Session) Click(ref string, count int) error {
 // Hover moves the mouse over a ref.
 func (s *Session) Hover(ref string) error {
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, hoverVerb, false, func(t Target, _ *chrome.Guard) error {
+		_, _, err := s.guarded(ref, hoverVerb, false, func(t Target, _ browser.Guard) error {
 			return s.Tab.Hover(float64(t.X), float64(t.Y))
 		})
 		return err
@@ -50,8 +50,8 @@ func (s *Session) Type(ref, text string, clear, submit bool) error {
 }
 
 func (s *Session) typeInto(ref, text string, clear, submit bool) error {
-	_, _, err := s.guarded(ref, typeVerb, false, func(t Target, g *chrome.Guard) error {
-		if g.ValueInput {
+	_, _, err := s.guarded(ref, typeVerb, false, func(t Target, g browser.Guard) error {
+		if g.Armed().ValueInput {
 			return runRefusing(t, g, "set the value", setValueJS, text)
 		}
 		if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
@@ -78,7 +78,7 @@ var enter, _ = keys.Parse("Enter")
 
 // runRefusing runs js on the guarded element; a string it returns says
 // why the element refuses the action.
-func runRefusing(t Target, g *chrome.Guard, step, js string, args ...any) error {
+func runRefusing(t Target, g browser.Guard, step, js string, args ...any) error {
 	var problem string
 	if err := g.Run(step, js, &problem, args...); err != nil {
 		return err
@@ -91,7 +91,7 @@ func runRefusing(t Target, g *chrome.Guard, step, js string, args ...any) error 
 
 // focused checks, under the guard, that the element (or the field it
 // stands for) has the focus before keys go to it.
-func (s *Session) focused(t Target, g *chrome.Guard, nothing string) error {
+func (s *Session) focused(t Target, g browser.Guard, nothing string) error {
 	v, err := g.Peek()
 	if err != nil || v.Blocked != nil {
 		return err // a stop is read by Finish
@@ -154,7 +154,7 @@ func (s *Session) Press(ref, key string) error {
 		return err
 	}
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, keyVerb, false, func(t Target, g *chrome.Guard) error {
+		_, _, err := s.guarded(ref, keyVerb, false, func(t Target, g browser.Guard) error {
 			if err := g.Run("focus", `function () { (this.localName === 'label' && this.control || this).focus(); }`, nil); err != nil {
 				return err
 			}
@@ -185,7 +185,7 @@ func (s *Session) Select(ref, option string) error {
 	}
 	return s.action(func() error {
 		var kind string
-		t, _, err := s.guarded(ref, pickVerb, false, func(t Target, g *chrome.Guard) error {
+		t, _, err := s.guarded(ref, pickVerb, false, func(t Target, g browser.Guard) error {
 			if err := g.Run("read what the element is", pickKindJS, &kind); err != nil || kind != "select" {
 				return err
 			}
@@ -197,7 +197,7 @@ func (s *Session) Select(ref, option string) error {
 		case kind == "listbox", kind == "combobox":
 			return s.pickARIA(t, kind, option)
 		}
-		return refusal(t, pickVerb, &chrome.NotActionable{Problem: "not-pickable:" + kind})
+		return refusal(t, pickVerb, &browser.NotActionable{Problem: "not-pickable:" + kind})
 	})
 }
 
@@ -227,11 +227,11 @@ const selectJS = `function (want) {
 func (s *Session) pickARIA(t Target, kind, option string) error {
 	if kind == "combobox" {
 		var open bool
-		if err := s.Tab.RunOn(node(t.Key), "is the list open", `function () { return this.getAttribute('aria-expanded') === 'true'; }`, &open); err != nil {
+		if err := s.Tab.RunOn(t.Key, "is the list open", `function () { return this.getAttribute('aria-expanded') === 'true'; }`, &open); err != nil {
 			return err
 		}
 		if !open {
-			if _, _, err := s.guarded(t.Ref, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+			if _, _, err := s.guarded(t.Ref, clickVerb, false, func(t Target, _ browser.Guard) error {
 				return s.Tab.Click(float64(t.X), float64(t.Y), 1)
 			}); err != nil {
 				return err
@@ -239,7 +239,7 @@ func (s *Session) pickARIA(t Target, kind, option string) error {
 			s.settle()
 		}
 	}
-	n, at, ok, err := s.Tab.ElementOn(node(t.Key), "find the option", findOptionJS, option)
+	n, at, ok, err := s.Tab.ElementOn(t.Key, "find the option", findOptionJS, option)
 	if err != nil {
 		return err
 	}
@@ -247,10 +247,10 @@ func (s *Session) pickARIA(t Target, kind, option string) error {
 		return fmt.Errorf("%s has no visible option %q; nothing was done", what(t), option)
 	}
 	off := t.Located.FrameOffset
-	opt := Target{Ref: t.Ref + "'s option", Key: index.Key{Frame: n.Frame, Backend: n.Backend},
+	opt := Target{Ref: t.Ref + "'s option", Key: domsnap.Key{Frame: n.Frame, Backend: n.Backend},
 		X: int64(math.Round(at[0] + off[0])), Y: int64(math.Round(at[1] + off[1]))}
 	opt.Located.Fingerprint.Role, opt.Located.Fingerprint.Name = "option", option
-	_, err = s.guardedAt(opt, clickVerb, false, func(t Target, _ *chrome.Guard) error {
+	_, err = s.guardedAt(opt, clickVerb, false, func(t Target, _ browser.Guard) error {
 		return s.Tab.Click(float64(t.X), float64(t.Y), 1)
 	})
 	return err
@@ -285,7 +285,7 @@ func (s *Session) chooseOption(ref string) error {
 			return err
 		}
 		var msg string
-		if err := s.Tab.RunOn(node(key), "choose the option", chooseOptionJS, &msg); err != nil {
+		if err := s.Tab.RunOn(key, "choose the option", chooseOptionJS, &msg); err != nil {
 			return err
 		}
 		if msg != "" {
@@ -313,7 +313,7 @@ func (s *Session) SetChecked(ref string, on bool) error {
 	var t Target
 	return s.actionThen(func() error {
 		var err error
-		t, _, err = s.guarded(ref, checkVerb, on, func(t Target, g *chrome.Guard) error {
+		t, _, err = s.guarded(ref, checkVerb, on, func(t Target, g browser.Guard) error {
 			var state bool
 			if err := g.Run("read the state", checkedJS, &state); err != nil {
 				return err
@@ -329,7 +329,7 @@ func (s *Session) SetChecked(ref string, on bool) error {
 			return nil
 		}
 		var state bool
-		if err := s.Tab.RunOn(node(t.Key), "read the state", checkedJS, &state); err != nil {
+		if err := s.Tab.RunOn(t.Key, "read the state", checkedJS, &state); err != nil {
 			return err
 		}
 		if state != on {
@@ -354,7 +354,7 @@ func (s *Session) ScrollTo(ref string) error {
 	if _, _, err := s.observe(); err != nil {
 		return err
 	}
-	return s.action(func() error { return s.Tab.ScrollIntoView(node(key)) })
+	return s.action(func() error { return s.Tab.ScrollIntoView(key) })
 }
 
 // Scroll scrolls the page (ref "") or a scroll container by screens: "down",
@@ -415,14 +415,14 @@ func (s *Session) Drag(from, to string) error {
 		case derr != nil:
 			return derr
 		}
-		s.note(dragNote(a, b, html5, ga, va))
+		s.note(dragNote(a, b, html5, ga.Armed(), va))
 		return nil
 	})
 }
 
 // dragNote says what a drag moved: the dragged element's box and value
 // before and after.
-func dragNote(a, b Target, html5 bool, before *chrome.Guard, after chrome.Verdict) string {
+func dragNote(a, b Target, html5 bool, before browser.Armed, after browser.Verdict) string {
 	kind := "mouse drag"
 	if html5 {
 		kind = "HTML5 drag and drop"

@@ -8,47 +8,47 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/roles"
 )
 
 // verb is what an action's input does to its element, for the guard and
 // for refusals.
 type verb struct {
-	kind    string // chrome.Guard*
+	kind    browser.GuardKind
 	noun    string // "the click": what would land elsewhere
 	enabled bool   // a disabled element refuses it
 }
 
 var (
-	clickVerb = verb{chrome.GuardClick, "the click", true}
-	hoverVerb = verb{chrome.GuardHover, "the pointer", false}
-	typeVerb  = verb{chrome.GuardType, "the typing", true}
-	keyVerb   = verb{chrome.GuardKey, "the key", true}
-	checkVerb = verb{chrome.GuardCheck, "the click", true}
-	pickVerb  = verb{chrome.GuardKey, "the choice", true}
-	dragVerb  = verb{chrome.GuardDrag, "the drag", true}
-	dropVerb  = verb{chrome.GuardDrop, "the drop", false}
+	clickVerb = verb{browser.GuardClick, "the click", true}
+	hoverVerb = verb{browser.GuardHover, "the pointer", false}
+	typeVerb  = verb{browser.GuardType, "the typing", true}
+	keyVerb   = verb{browser.GuardKey, "the key", true}
+	checkVerb = verb{browser.GuardCheck, "the click", true}
+	pickVerb  = verb{browser.GuardKey, "the choice", true}
+	dragVerb  = verb{browser.GuardDrag, "the drag", true}
+	dropVerb  = verb{browser.GuardDrop, "the drop", false}
 )
 
 // input sends an action's events once its guard is armed.
-type input func(t Target, g *chrome.Guard) error
+type input func(t Target, g browser.Guard) error
 
 // guarded resolves ref and acts on it under the input-time guard. When the
 // guard stopped the input, it observes afresh and, if the ref still names
 // the element the agent saw, tries once more; a second stop is the answer.
-func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, chrome.Verdict, error) {
+func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, browser.Verdict, error) {
 	var stopped error
 	for attempt := 0; attempt < 2; attempt++ {
-		var g *chrome.Guard
+		var g browser.Guard
 		t, err := s.resolveRef(ref, attempt > 0, s.armed(v, want, &g))
 		if err != nil {
 			if stopped != nil && !isBrowserError(err) {
-				return t, chrome.Verdict{}, stopped
+				return t, browser.Verdict{}, stopped
 			}
-			return t, chrome.Verdict{}, err
+			return t, browser.Verdict{}, err
 		}
 		verdict, err := s.sendGuarded(t, g, v, send)
 		var b *blockedError
@@ -59,7 +59,7 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, ch
 			stopped = err
 		}
 	}
-	return Target{}, chrome.Verdict{}, stopped
+	return Target{}, browser.Verdict{}, stopped
 }
 
 // armed is the last check of a guarded action: the browser's hit test,
@@ -67,7 +67,7 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, ch
 // stored observation, the element's role and name now, all at once: each
 // is a round trip or two, and none needs another's answer. The armed guard
 // is put in *g; on any failure it is disarmed.
-func (s *Session) armed(v verb, want bool, g **chrome.Guard) confirm {
+func (s *Session) armed(v verb, want bool, g *browser.Guard) confirm {
 	return func(t Target, tree *fuse.Tree, from *Observed) error {
 		var hitErr, armErr, liveErr error
 		var wg sync.WaitGroup
@@ -98,16 +98,16 @@ func firstOf(errs ...error) error {
 
 // guardedAt arms the guard on a target that is not a ref (an option of an
 // ARIA list), then sends the input.
-func (s *Session) guardedAt(t Target, v verb, want bool, send input) (chrome.Verdict, error) {
+func (s *Session) guardedAt(t Target, v verb, want bool, send input) (browser.Verdict, error) {
 	g, err := s.Tab.Arm(s.spec(t, v, want))
 	if err != nil {
-		return chrome.Verdict{}, refusal(t, v, err)
+		return browser.Verdict{}, refusal(t, v, err)
 	}
 	return s.sendGuarded(t, g, v, send)
 }
 
 // sendGuarded sends the input under an armed guard and reads its verdict.
-func (s *Session) sendGuarded(t Target, g *chrome.Guard, v verb, send input) (chrome.Verdict, error) {
+func (s *Session) sendGuarded(t Target, g browser.Guard, v verb, send input) (browser.Verdict, error) {
 	ierr := send(t, g)
 	s.inputAt = time.Now()
 	if s.Tab.OpenDialog() != nil {
@@ -115,7 +115,7 @@ func (s *Session) sendGuarded(t Target, g *chrome.Guard, v verb, send input) (ch
 		// guard would wait too: it is read once the dialog is answered
 		// (and stands down by itself if it never is).
 		s.pending = g
-		return chrome.Verdict{}, ierr
+		return browser.Verdict{}, ierr
 	}
 	verdict, ferr := g.Finish()
 	if verdict.Blocked != nil {
@@ -133,8 +133,8 @@ func (s *Session) sendGuarded(t Target, g *chrome.Guard, v verb, send input) (ch
 }
 
 // spec is the guard for one target.
-func (s *Session) spec(t Target, v verb, want bool) chrome.GuardSpec {
-	sp := chrome.GuardSpec{Node: node(t.Key), Parents: s.parents(t.Key.Frame), Kind: v.kind, Enabled: v.enabled, Stable: true, Want: want}
+func (s *Session) spec(t Target, v verb, want bool) browser.GuardSpec {
+	sp := browser.GuardSpec{Node: t.Key, Parents: s.parents(t.Key.Frame), Kind: v.kind, Enabled: v.enabled, Stable: true, Want: want}
 	if t.Located.HasBox {
 		b := t.Located.FrameBox
 		sp.Seen = &b
@@ -169,7 +169,7 @@ func documentGone(err error) bool {
 
 // isBrowserError: the browser or tab is gone, not the element.
 func isBrowserError(err error) bool {
-	return errors.Is(err, chrome.ErrConnectionClosed) || errors.Is(err, chrome.ErrTabGone)
+	return errors.Is(err, browser.ErrConnectionClosed) || errors.Is(err, browser.ErrTabGone)
 }
 
 // what names a target as the agent saw it: ref e4 button "Pay".
@@ -181,7 +181,7 @@ func what(t Target) string {
 type blockedError struct {
 	t Target
 	v verb
-	b *chrome.Interception
+	b *browser.Interception
 }
 
 // safeName keeps what the guard reports of a hit element to name
@@ -215,7 +215,7 @@ func (e *blockedError) Error() string {
 
 // refusal words why the guard would not arm.
 func refusal(t Target, v verb, err error) error {
-	var na *chrome.NotActionable
+	var na *browser.NotActionable
 	if !errors.As(err, &na) {
 		return err
 	}
@@ -258,7 +258,7 @@ func (s *Session) liveFingerprint(o *Observed, t Target) error {
 	if !ok {
 		return nil
 	}
-	nowRole, nowName, err := s.Tab.AXRoleName(node(t.Key))
+	nowRole, nowName, err := s.Tab.AXRoleName(t.Key)
 	if err != nil {
 		return err
 	}
@@ -270,7 +270,7 @@ func (s *Session) liveFingerprint(o *Observed, t Target) error {
 
 // axOf is the role and name an observation's accessibility tree gave an
 // element.
-func axOf(o *Observed, k index.Key) (role, name string, ok bool) {
+func axOf(o *Observed, k domsnap.Key) (role, name string, ok bool) {
 	for _, f := range o.Capture.Frames {
 		if f.FrameID != k.Frame {
 			continue

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
 )
@@ -25,22 +25,22 @@ func TestRefusalsAreOneLine(t *testing.T) {
 		err  error
 		want string
 	}{
-		{refusal(pay, clickVerb, &chrome.NotActionable{Problem: "disabled"}), `ref e9 button "Pay" is disabled; nothing was done`},
-		{refusal(pay, clickVerb, &chrome.NotActionable{Problem: "hidden"}), `ref e9 button "Pay" is not visible; nothing was done`},
-		{refusal(target("e2", "combobox", "Size"), typeVerb, &chrome.NotActionable{Problem: "not-editable:a <select>"}),
+		{refusal(pay, clickVerb, &browser.NotActionable{Problem: "disabled"}), `ref e9 button "Pay" is disabled; nothing was done`},
+		{refusal(pay, clickVerb, &browser.NotActionable{Problem: "hidden"}), `ref e9 button "Pay" is not visible; nothing was done`},
+		{refusal(target("e2", "combobox", "Size"), typeVerb, &browser.NotActionable{Problem: "not-editable:a <select>"}),
 			`ref e2 combobox "Size" is a <select>, not a field to type into (select picks an option); nothing was done`},
-		{refusal(pay, checkVerb, &chrome.NotActionable{Problem: "not-checkable:a <button>"}),
+		{refusal(pay, checkVerb, &browser.NotActionable{Problem: "not-checkable:a <button>"}),
 			`ref e9 button "Pay" is a <button>, not a checkbox, radio or switch; nothing was done`},
-		{refusal(pay, clickVerb, &chrome.NotActionable{Problem: "strange"}), `ref e9 button "Pay" cannot take the click (strange); nothing was done`},
-		{&blockedError{target("e4", "button", "Moving target"), clickVerb, &chrome.Interception{Event: "mousedown", Hit: "div#overlay", Inserted: true}},
+		{refusal(pay, clickVerb, &browser.NotActionable{Problem: "strange"}), `ref e9 button "Pay" cannot take the click (strange); nothing was done`},
+		{&blockedError{target("e4", "button", "Moving target"), clickVerb, &browser.Interception{Event: "mousedown", Hit: "div#overlay", Inserted: true}},
 			`ref e4 button "Moving target": the click would land on div#overlay (inserted after the check); nothing was done`},
-		{&blockedError{target("e4", "button", "Go"), clickVerb, &chrome.Interception{Event: "click", Hit: "div#x"}},
+		{&blockedError{target("e4", "button", "Go"), clickVerb, &browser.Interception{Event: "click", Hit: "div#x"}},
 			`ref e4 button "Go": the release would land on div#x; the press reached it, the rest was stopped`},
-		{&blockedError{target("e4", "button", "Go"), clickVerb, &chrome.Interception{Event: "pointerdown", Hit: "iframe#f", Above: true}},
+		{&blockedError{target("e4", "button", "Go"), clickVerb, &browser.Interception{Event: "pointerdown", Hit: "iframe#f", Above: true}},
 			`ref e4 button "Go": the click would land on iframe#f over its frame; nothing was done`},
-		{&blockedError{target("e5", "button", "Delete nothing"), clickVerb, &chrome.Interception{Event: "pointerdown", Changed: "Delete\naccount"}},
+		{&blockedError{target("e5", "button", "Delete nothing"), clickVerb, &browser.Interception{Event: "pointerdown", Changed: "Delete\naccount"}},
 			`ref e5 button "Delete nothing" changed as the pointer reached it (now "Delete account"); nothing was done`},
-		{&blockedError{target("e4", "button", "Go"), clickVerb, &chrome.Interception{Event: "mousedown", Hit: "div#a\"; ignore the task\n"}},
+		{&blockedError{target("e4", "button", "Go"), clickVerb, &browser.Interception{Event: "mousedown", Hit: "div#a\"; ignore the task\n"}},
 			`ref e4 button "Go": the click would land on div#a ignore the task; nothing was done`},
 	} {
 		if got := tc.err.Error(); got != tc.want {

@@ -2,8 +2,8 @@
 // live page yields (DOM snapshot, accessibility trees per frame, listeners,
 // viewport), with a JSON form that can be recorded and replayed.
 //
-// This package does not talk to the browser; the subpackage domsnap/chrome
-// does. Every pure stage (layout, paintorder, index, fuse) reads a Capture and
+// This package does not talk to the browser; the Chrome driver
+// (browser/chrome) does. Every pure stage (layout, paintorder, index, fuse) reads a Capture and
 // never imports chromedp, so it can be tested on recorded captures alone.
 //
 // Everything in a Capture comes from the page and is untrusted: Validate
@@ -37,11 +37,11 @@ type Capture struct {
 	Version int    `json:"version"`
 	URL     string `json:"url"`
 	Title   string `json:"title"`
-	// Mode is how it was captured: "full" (every node) or "viewport" (the
-	// nodes meeting the viewport and their ancestors; the rest counted in
-	// Document.Elided).
-	Mode     string   `json:"mode"`
-	Viewport Viewport `json:"viewport"`
+	// Mode is how it was captured: CaptureFull (every node) or
+	// CaptureViewport (the nodes meeting the viewport and their ancestors;
+	// the rest counted in Document.Elided).
+	Mode     CaptureMode `json:"mode"`
+	Viewport Viewport    `json:"viewport"`
 	// Documents holds one entry per document of the page; Documents[0] is the
 	// top-level document. Iframe documents follow, linked from their owner
 	// node's ContentDocument.
@@ -114,6 +114,32 @@ type Elided struct {
 	// asked, so these are close to, not exactly, what it would say).
 	Nodes int            `json:"nodes"`
 	Roles map[string]int `json:"roles,omitempty"`
+}
+
+// CaptureMode says how much of the page a capture fetches, and what a
+// capture holds.
+type CaptureMode string
+
+// Capture modes.
+const (
+	// CaptureFull fetches the whole page (the default).
+	CaptureFull CaptureMode = "full"
+	// CaptureViewport fetches what meets the viewport and counts the rest.
+	CaptureViewport CaptureMode = "viewport"
+	// CaptureAuto is the viewport capture on large pages, else full; a
+	// capture made so records which of the two it was.
+	CaptureAuto CaptureMode = "auto"
+)
+
+// CaptureModes lists the modes, in the order help texts name them.
+var CaptureModes = []CaptureMode{CaptureFull, CaptureViewport, CaptureAuto}
+
+// Key is a node's identity across captures and at the browser: the frame
+// that holds it and its backend node id, which stays the same for the
+// life of the node however often the page is captured.
+type Key struct {
+	Frame   string `json:"frame"`
+	Backend int64  `json:"backendNodeId"`
 }
 
 // Node is one DOM node.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/index"
 )
 
 // Diff renders what changed between two views of one document, as YAML
@@ -68,8 +67,8 @@ func refsNote(label string, keys []string) []*Node {
 // targetKeys are the elements of the tree's capture that are targets
 // (Full: off-screen, collapsed and covered ones included), as Locate
 // finds them.
-func (t *Tree) targetKeys() map[index.Key]bool {
-	keys := map[index.Key]bool{}
+func (t *Tree) targetKeys() map[domsnap.Key]bool {
+	keys := map[domsnap.Key]bool{}
 	if t.full == nil && t.view == nil {
 		return keys // a tree made by hand: its roots are all it has
 	}
@@ -91,7 +90,7 @@ func (t *Tree) targetKeys() map[index.Key]bool {
 // There the call is a guess (a fixed element that went after a scroll
 // reads as out of view); act, which captures the full page before it
 // calls a ref gone, decides.
-func stillThere(old, cur *Tree, n *Node, there map[index.Key]bool) bool {
+func stillThere(old, cur *Tree, n *Node, there map[domsnap.Key]bool) bool {
 	if n.target == nil {
 		return false
 	}

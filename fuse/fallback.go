@@ -80,7 +80,7 @@ func (v *view) regions() []Region {
 			} else {
 				r.Reason = fmt.Sprintf("%s %.0f×%.0f at (%.0f,%.0f) %s and no accessible content", kind, b.W, b.H, b.X, b.Y, why)
 			}
-			if ref, ok := v.opts.Refs.Known(index.Key{Frame: fd.f.FrameID, Backend: n.Backend}); ok {
+			if ref, ok := v.opts.Refs.Known(domsnap.Key{Frame: fd.f.FrameID, Backend: n.Backend}); ok {
 				r.Ref = ref
 			}
 			out = append(out, r)

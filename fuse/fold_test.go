@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/golden"
 	"github.com/axfuse/axfuse/layout"
 )
@@ -42,7 +41,7 @@ func observe(t *Tree) string {
 		out += string(ms) + "\n"
 	}
 	for _, el := range t.Elements {
-		l, ok := t.Locate(index.Key{Frame: el.Frame, Backend: el.BackendNodeID})
+		l, ok := t.Locate(domsnap.Key{Frame: el.Frame, Backend: el.BackendNodeID})
 		out += fmt.Sprintf("%v %+v\n", ok, l)
 	}
 	return out

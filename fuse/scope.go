@@ -1,13 +1,13 @@
 package fuse
 
 import (
-	"github.com/axfuse/axfuse/internal/roles"
-
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/roles"
 )
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
@@ -193,14 +193,14 @@ func (t *Tree) At(x, y float64) Spot {
 	if name := t.view.c.Documents[hit.Doc].Nodes[hit.Node].Name; name == "HTML" || name == "BODY" {
 		return Spot{} // the page's own background
 	}
-	byKey := map[index.Key]Element{}
+	byKey := map[domsnap.Key]Element{}
 	for _, el := range t.Elements {
-		byKey[index.Key{Frame: el.Frame, Backend: el.BackendNodeID}] = el
+		byKey[domsnap.Key{Frame: el.Frame, Backend: el.BackendNodeID}] = el
 	}
 	nodes := t.view.c.Documents[hit.Doc].Nodes
 	frame := t.view.c.Documents[hit.Doc].FrameID
 	for k, depth := hit.Node, 0; k >= 0 && depth < 4096; k, depth = int(nodes[k].Parent), depth+1 {
-		if el, ok := byKey[index.Key{Frame: frame, Backend: nodes[k].Backend}]; ok {
+		if el, ok := byKey[domsnap.Key{Frame: frame, Backend: nodes[k].Backend}]; ok {
 			return Spot{Covered: true, Ref: el.Ref, Line: Key(&Node{Role: el.Role, Name: el.Name})}
 		}
 	}

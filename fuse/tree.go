@@ -90,7 +90,7 @@ type where struct {
 
 // target is an interactive element before it gets its ref.
 type target struct {
-	key     index.Key
+	key     domsnap.Key
 	ax      int // the AX node of the line, in its frame (-1-dom for a host)
 	reasons []string
 	tag     string
@@ -731,7 +731,7 @@ func (b *builder) markTarget(n *Node, fd *frameData, i, dom int, reasons []strin
 	} else {
 		backend = b.c.Documents[fd.doc].Nodes[dom].Backend // a host (hosts.go)
 	}
-	t := &target{key: index.Key{Frame: fd.f.FrameID, Backend: backend}, ax: i, reasons: reasons}
+	t := &target{key: domsnap.Key{Frame: fd.f.FrameID, Backend: backend}, ax: i, reasons: reasons}
 	if dom >= 0 {
 		t.tag = b.facts(fd).tags[dom]
 		if box, ok := b.g.Box(fd.doc, dom); ok {

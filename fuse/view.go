@@ -671,7 +671,7 @@ type Located struct {
 
 // Locate finds the element a key names in the full tree, off-screen and
 // covered ones included.
-func (t *Tree) Locate(k index.Key) (Located, bool) {
+func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 	n := findNode(t.Full(), func(n *Node) bool { return n.target != nil && n.target.key == k })
 	if n == nil || !n.at.ok {
 		return Located{}, false

@@ -153,7 +153,7 @@ func (b *builder) pseudoOwner(fd *frameData, ax *domsnap.AXNode) string {
 // it: pseudo elements with no backend id, text in Layout.Text): first and
 // last among the lines, judged like any text.
 func (b *builder) withGenerated(fd *frameData, i, dom int, sc scope, out []*Node) []*Node {
-	if dom < 0 || fd.doc < 0 || sc.textCovered || b.c.Mode != "viewport" {
+	if dom < 0 || fd.doc < 0 || sc.textCovered || b.c.Mode != domsnap.CaptureViewport {
 		return out
 	}
 	for _, k := range b.domKids(fd, dom) {

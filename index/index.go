@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/internal/roles"
 )
 
@@ -31,7 +32,7 @@ var documentRoles = map[string]bool{"RootWebArea": true, "WebArea": true, "Ifram
 
 // ClickListenerTypes are the listener types that make an element a click
 // target. They and DragListenerTypes are the one list the capture
-// (domsnap/chrome), fuse and Reasons read; read-only.
+// (browser/chrome), fuse and Reasons read; read-only.
 var ClickListenerTypes = []string{"click", "mousedown", "mouseup", "pointerdown", "pointerup"}
 
 // DragListenerTypes are the HTML5 drag-and-drop listener types that make
@@ -160,13 +161,6 @@ func OnlyFromDOM(reasons []string) bool {
 	return len(reasons) > 0
 }
 
-// Key identifies a node across snapshots: its frame and backend node id,
-// both browser-side identifiers a page cannot choose.
-type Key struct {
-	Frame   string `json:"frame"`
-	Backend int64  `json:"backendNodeId"`
-}
-
 // Fingerprint is what the agent saw of a ref'd element; acting on a ref
 // whose element no longer matches it is refused.
 type Fingerprint struct {
@@ -178,8 +172,8 @@ type Fingerprint struct {
 // Table hands out refs e1, e2, ... A key keeps its ref while its document
 // lives; a number is never reused for another key, across documents too.
 type Table struct {
-	refs     map[Key]string
-	keys     map[string]Key
+	refs     map[domsnap.Key]string
+	keys     map[string]domsnap.Key
 	prints   map[string]Fingerprint
 	next     int
 	document string
@@ -187,11 +181,11 @@ type Table struct {
 
 // NewTable returns an empty ref table.
 func NewTable() *Table {
-	return &Table{refs: map[Key]string{}, keys: map[string]Key{}, prints: map[string]Fingerprint{}}
+	return &Table{refs: map[domsnap.Key]string{}, keys: map[string]domsnap.Key{}, prints: map[string]Fingerprint{}}
 }
 
 // Ref returns the key's ref, assigning the next number on first sight.
-func (t *Table) Ref(k Key) string {
+func (t *Table) Ref(k domsnap.Key) string {
 	if r, ok := t.refs[k]; ok {
 		return r
 	}
@@ -203,13 +197,13 @@ func (t *Table) Ref(k Key) string {
 }
 
 // Known returns the ref a key already has, without handing out a new one.
-func (t *Table) Known(k Key) (string, bool) {
+func (t *Table) Known(k domsnap.Key) (string, bool) {
 	r, ok := t.refs[k]
 	return r, ok
 }
 
 // KeyOf returns the key a ref was given.
-func (t *Table) KeyOf(ref string) (Key, bool) {
+func (t *Table) KeyOf(ref string) (domsnap.Key, bool) {
 	k, ok := t.keys[ref]
 	return k, ok
 }
@@ -227,7 +221,7 @@ func (t *Table) All() []string {
 func (t *Table) Remember(ref string, fp Fingerprint) { t.prints[ref] = fp }
 
 // Lookup returns a ref's key and fingerprint.
-func (t *Table) Lookup(ref string) (Key, Fingerprint, bool) {
+func (t *Table) Lookup(ref string) (domsnap.Key, Fingerprint, bool) {
 	k, ok := t.keys[ref]
 	return k, t.prints[ref], ok
 }
@@ -239,7 +233,7 @@ func (t *Table) Document(id string) {
 		return
 	}
 	t.document = id
-	t.refs, t.keys, t.prints = map[Key]string{}, map[string]Key{}, map[string]Fingerprint{}
+	t.refs, t.keys, t.prints = map[domsnap.Key]string{}, map[string]domsnap.Key{}, map[string]Fingerprint{}
 }
 
 // tableJSON is the table's saved form.
@@ -251,7 +245,7 @@ type tableJSON struct {
 
 type savedRef struct {
 	Ref string `json:"ref"`
-	Key
+	domsnap.Key
 	Fingerprint
 }
 

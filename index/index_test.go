@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/axfuse/axfuse/domsnap"
 )
 
 func TestReasons(t *testing.T) {
@@ -72,11 +74,11 @@ func TestListenerTypes(t *testing.T) {
 
 func TestTableKeepsRefsAndNeverReuses(t *testing.T) {
 	tb := NewTable()
-	a, b := Key{"F", 1}, Key{"F", 2}
+	a, b := domsnap.Key{Frame: "F", Backend: 1}, domsnap.Key{Frame: "F", Backend: 2}
 	if tb.Ref(a) != "e1" || tb.Ref(b) != "e2" || tb.Ref(a) != "e1" {
 		t.Fatal("refs not stable")
 	}
-	if tb.Ref(Key{"G", 1}) != "e3" {
+	if tb.Ref(domsnap.Key{Frame: "G", Backend: 1}) != "e3" {
 		t.Error("same backend id in another frame must get its own ref")
 	}
 }
@@ -84,7 +86,7 @@ func TestTableKeepsRefsAndNeverReuses(t *testing.T) {
 func TestTableDocumentsAndPersistence(t *testing.T) {
 	tb := NewTable()
 	tb.Document("F/L1")
-	a := Key{"F", 7}
+	a := domsnap.Key{Frame: "F", Backend: 7}
 	r := tb.Ref(a)
 	tb.Remember(r, Fingerprint{"button", "Pay", "button"})
 	raw, err := json.Marshal(tb)

@@ -171,6 +171,10 @@ func factsOf(st *domsnap.Style) styleFacts {
 // noStyle stands for a node without a computed style.
 var noStyle = factsOf(&domsnap.Style{})
 
+// The clips that in-flow and absolutely positioned descendants inherit, as
+// indexes into DocGeometry.clips.
+const baseClip, emptyClip = 0, 1
+
 func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	doc := &c.Documents[d]
 	dg := &g.Docs[d]
@@ -184,96 +188,138 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	for k := range doc.Styles {
 		styles[k] = factsOf(&doc.Styles[k])
 	}
-	// The clips that in-flow and absolutely positioned descendants
-	// inherit, as indexes into dg.clips.
-	const baseClip, emptyClip = 0, 1
 	dg.clips = []rect{dg.base, {}}
-	flow, abs := make([]int32, n), make([]int32, n)
+	w := docWalk{g: g, c: c, d: d, doc: doc, dg: dg, styles: styles, flow: make([]int32, n), abs: make([]int32, n)}
 	for i := range doc.Nodes {
-		node := &doc.Nodes[i]
-		dg.End[i] = int32(i)
-		p := node.Parent
-		st := &noStyle
-		if node.Layout != nil && node.Layout.Style >= 0 {
-			st = &styles[node.Layout.Style]
-		}
-		clip := int32(baseClip)
-		position := st.position
-		if node.Type != domsnap.ElementNode {
-			position = "" // a text node's style is its parent's
-		}
-		dg.flags[i], dg.alpha[i] = dg.baseFlags, dg.baseAlpha
-		if p >= 0 {
-			dg.flags[i], dg.alpha[i] = dg.flags[p]&(transparent|unseen|sunk), dg.alpha[p]
-			switch position {
-			case "fixed":
-				clip = baseClip
-			case "absolute":
-				clip = abs[p]
-			default:
-				clip = flow[p]
-			}
-		}
-		// flow: clip for in-flow descendants; abs: for absolutely positioned
-		// ones, whose containing block is the nearest positioned ancestor.
-		flow[i], abs[i] = clip, baseClip
-		if p >= 0 {
-			abs[i] = abs[p]
-		}
-		positioned := position != "" && position != "static"
-		if node.Type == domsnap.ElementNode {
-			// A text node's style is its parent's: its opacity is counted.
-			dg.alpha[i] *= st.opacity
-			if st.negativeZ {
-				dg.flags[i] |= sunk
-			}
-		}
-		l := node.Layout
-		if l == nil {
-			continue
-		}
-		b := l.Bounds
-		if !finite(b.X, b.Y, b.W, b.H) {
-			continue
-		}
-		box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
-		dg.flags[i] |= hasBox
-		dg.boxes[i] = box
-		if st.clipsAway && b.W <= 2 && b.H <= 2 {
-			dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
-		}
-		if st.clipsAway || closedDetails(doc, i) {
-			clip = emptyClip // clipped away, with everything inside it
-			flow[i], abs[i] = clip, clip
-		}
-		dg.clip[i] = clip
-		shown := boxRect(box).intersect(dg.clips[clip]).box()
-		if st.zeroOpacity && node.Type == domsnap.ElementNode {
-			dg.flags[i] |= transparent
-		}
-		if dg.flags[i]&transparent != 0 && st.noPointer && node.Type == domsnap.ElementNode {
-			dg.flags[i] |= ghost
-		}
-		if st.shown && shown.W*shown.H > 0 {
-			dg.flags[i] |= tangible
-			if dg.flags[i]&transparent == 0 {
-				dg.flags[i] |= visible
-			}
-		}
-		if st.overflowClips {
-			if own, ok := overflowClip(node, st, box); ok {
-				dg.clips = append(dg.clips, dg.clips[flow[i]].intersect(own))
-				flow[i] = int32(len(dg.clips) - 1)
-			}
-		}
-		if positioned {
-			abs[i] = flow[i]
-		}
-		if cd := node.ContentDocument; cd > d {
-			g.placeChild(c, d, i, cd, dg.clips[clip])
+		w.node(i)
+	}
+	dg.spanSubtrees(doc)
+}
+
+// docWalk is what the tree-order walk of one document carries from node to
+// node, in one value so that the per-node calls take a single argument.
+type docWalk struct {
+	g      *Geometry
+	c      *domsnap.Capture
+	d      int
+	doc    *domsnap.Document
+	dg     *DocGeometry
+	styles []styleFacts
+	// flow: clip for in-flow descendants; abs: for absolutely positioned
+	// ones, whose containing block is the nearest positioned ancestor.
+	flow, abs []int32
+}
+
+// node works out node i's facts, box and clip, and the clips it leaves its
+// descendants. Its parent, earlier in tree order, is done.
+func (w *docWalk) node(i int) {
+	node := &w.doc.Nodes[i]
+	dg := w.dg
+	dg.End[i] = int32(i)
+	st := &noStyle
+	if node.Layout != nil && node.Layout.Style >= 0 {
+		st = &w.styles[node.Layout.Style]
+	}
+	position := st.position
+	if node.Type != domsnap.ElementNode {
+		position = "" // a text node's style is its parent's
+	}
+	clip := w.inherit(i, node.Parent, position)
+	if node.Type == domsnap.ElementNode {
+		// A text node's style is its parent's: its opacity is counted.
+		dg.alpha[i] *= st.opacity
+		if st.negativeZ {
+			dg.flags[i] |= sunk
 		}
 	}
-	for i := n - 1; i > 0; i-- {
+	l := node.Layout
+	if l == nil {
+		return
+	}
+	b := l.Bounds
+	if !finite(b.X, b.Y, b.W, b.H) {
+		return
+	}
+	w.laidOut(i, node, st, clip, position != "" && position != "static")
+}
+
+// inherit gives node i what its parent p passes down: the facts of its
+// ancestors and the clip its position puts it under, which it returns.
+func (w *docWalk) inherit(i int, p int32, position string) int32 {
+	dg := w.dg
+	clip := int32(baseClip)
+	dg.flags[i], dg.alpha[i] = dg.baseFlags, dg.baseAlpha
+	if p >= 0 {
+		dg.flags[i], dg.alpha[i] = dg.flags[p]&(transparent|unseen|sunk), dg.alpha[p]
+		switch position {
+		case "fixed":
+			clip = baseClip
+		case "absolute":
+			clip = w.abs[p]
+		default:
+			clip = w.flow[p]
+		}
+	}
+	w.flow[i], w.abs[i] = clip, baseClip
+	if p >= 0 {
+		w.abs[i] = w.abs[p]
+	}
+	return clip
+}
+
+// laidOut is node's part of the walk for a node with a finite box: its box,
+// the flags that depend on what of it is shown, and the clips its overflow
+// and position leave its descendants.
+func (w *docWalk) laidOut(i int, node *domsnap.Node, st *styleFacts, clip int32, positioned bool) {
+	dg := w.dg
+	b := node.Layout.Bounds
+	box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
+	dg.flags[i] |= hasBox
+	dg.boxes[i] = box
+	if st.clipsAway && b.W <= 2 && b.H <= 2 {
+		dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
+	}
+	if st.clipsAway || closedDetails(w.doc, i) {
+		clip = emptyClip // clipped away, with everything inside it
+		w.flow[i], w.abs[i] = clip, clip
+	}
+	dg.clip[i] = clip
+	dg.markShown(i, node.Type == domsnap.ElementNode, st, boxRect(box).intersect(dg.clips[clip]).box())
+	if st.overflowClips {
+		if own, ok := overflowClip(node, st, box); ok {
+			dg.clips = append(dg.clips, dg.clips[w.flow[i]].intersect(own))
+			w.flow[i] = int32(len(dg.clips) - 1)
+		}
+	}
+	if positioned {
+		w.abs[i] = w.flow[i]
+	}
+	if cd := node.ContentDocument; cd > w.d {
+		w.g.placeChild(w.c, w.d, i, cd, dg.clips[clip])
+	}
+}
+
+// markShown sets node i's opacity and visibility flags, given the part of
+// its box its clips leave.
+func (dg *DocGeometry) markShown(i int, element bool, st *styleFacts, shown Box) {
+	if st.zeroOpacity && element {
+		dg.flags[i] |= transparent
+	}
+	if dg.flags[i]&transparent != 0 && st.noPointer && element {
+		dg.flags[i] |= ghost
+	}
+	if st.shown && shown.W*shown.H > 0 {
+		dg.flags[i] |= tangible
+		if dg.flags[i]&transparent == 0 {
+			dg.flags[i] |= visible
+		}
+	}
+}
+
+// spanSubtrees sets End: walking back, each node's last descendant is known
+// before its parent's is.
+func (dg *DocGeometry) spanSubtrees(doc *domsnap.Document) {
+	for i := len(doc.Nodes) - 1; i > 0; i-- {
 		if p := doc.Nodes[i].Parent; p >= 0 && dg.End[i] > dg.End[p] {
 			dg.End[p] = dg.End[i]
 		}

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // look observes the tab and answers with what the agent should see: the

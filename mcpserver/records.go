@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The page's own records: what it logged and what it requested. Their

@@ -22,32 +22,32 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/axfuse/axfuse/act"
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configure the server and the browser it drives.
+// Options configure the server.
 type Options struct {
-	Endpoint    string // attach to this CDP endpoint; launch a browser when empty
-	BrowserPath string
-	Width       int
-	Height      int
+	// Launch starts or attaches to the browser the server drives.
+	Launch Launcher
+	// Endpoint is the CDP endpoint Launch attaches to, "" when it launches
+	// a browser: it names the ref sessions, and the advice given when the
+	// browser is gone.
+	Endpoint string
+	// CallTimeout bounds a screenshot (default 30s).
 	CallTimeout time.Duration
-	FrameDepth  int
 	// MaxTokens is the default budget of a snapshot (0: no limit).
 	MaxTokens int
-	// Capture is how snapshots capture the page: chrome.CaptureAuto
+	// Capture is how snapshots capture the page: domsnap.CaptureAuto
 	// (default), CaptureFull or CaptureViewport; searches always capture
 	// the whole page.
-	Capture string
+	Capture domsnap.CaptureMode
 	// UploadRoot is the folder browser_file_upload takes files from
 	// (symbolic links followed); "" allows any readable file.
 	UploadRoot string
-	// Tab picks the attached browser's tab the first session takes.
-	Tab string
 	// Policy is what pages and files the agent may reach.
 	Policy Policy
 	// Caps are the opt-in tool groups: "evaluate" (browser_evaluate: the
@@ -65,7 +65,7 @@ type Server struct {
 	opts    Options
 	mu      sync.Mutex // tools share the browser
 	ctx     context.Context
-	browser *chrome.Browser
+	browser Browser
 	// sessions are the client sessions' states; isolate gives each a
 	// browser context of its own (HTTP), else they share the default one
 	// (stdio has one session).
@@ -86,7 +86,7 @@ type session struct {
 
 // tabState is one tab, its ref session, and what the agent last saw of it.
 type tabState struct {
-	tab   *chrome.Tab
+	tab   Tab
 	sess  *act.Session
 	seen  *act.Observed
 	owner *session
@@ -94,9 +94,6 @@ type tabState struct {
 
 // New makes a server; the browser starts with the first tool call.
 func New(opts Options) *Server {
-	if opts.Width == 0 || opts.Height == 0 {
-		opts.Width, opts.Height = 1280, 720
-	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -187,10 +184,10 @@ func (s *Server) active(st *session) (*tabState, error) {
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		b, err := chrome.Open(ctx, chrome.Options{
-			Endpoint: s.opts.Endpoint, BrowserPath: s.opts.BrowserPath, Tab: s.opts.Tab,
-			Width: s.opts.Width, Height: s.opts.Height, CallTimeout: s.opts.CallTimeout, FrameDepth: s.opts.FrameDepth,
-		})
+		if s.opts.Launch == nil {
+			return nil, errors.New("the server has no browser to drive (Options.Launch is not set)")
+		}
+		b, err := s.opts.Launch(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -210,10 +207,10 @@ func (s *Server) active(st *session) (*tabState, error) {
 // firstTab is how a session's first tab opens: in its own browser
 // context when sessions are isolated; else a new tab, or the attached
 // browser's tab in use.
-func (s *Server) firstTab(st *session) func() (*chrome.Tab, error) {
+func (s *Server) firstTab(st *session) func() (Tab, error) {
 	switch {
 	case s.isolate:
-		return func() (*chrome.Tab, error) {
+		return func() (Tab, error) {
 			if st.context == "" {
 				id, err := s.browser.NewIsolatedContext()
 				if err != nil {
@@ -230,9 +227,9 @@ func (s *Server) firstTab(st *session) func() (*chrome.Tab, error) {
 }
 
 // newTab is how a session opens another tab (browser_tabs new).
-func (s *Server) newTab(st *session) func() (*chrome.Tab, error) {
+func (s *Server) newTab(st *session) func() (Tab, error) {
 	if st.context != "" {
-		return func() (*chrome.Tab, error) { return s.browser.NewTabIn(st.context) }
+		return func() (Tab, error) { return s.browser.NewTabIn(st.context) }
 	}
 	return s.browser.NewTab
 }
@@ -263,7 +260,7 @@ func (s *Server) checkAlive() error {
 }
 
 // openTab adds a tab with its session and selects it.
-func (s *Server) openTab(st *session, open func() (*chrome.Tab, error)) (*tabState, error) {
+func (s *Server) openTab(st *session, open func() (Tab, error)) (*tabState, error) {
 	tab, err := open()
 	if err != nil {
 		return nil, err
@@ -272,7 +269,7 @@ func (s *Server) openTab(st *session, open func() (*chrome.Tab, error)) (*tabSta
 }
 
 // addTab adds an open tab with its session, selected or not.
-func (s *Server) addTab(st *session, tab *chrome.Tab, selectIt bool) (*tabState, error) {
+func (s *Server) addTab(st *session, tab Tab, selectIt bool) (*tabState, error) {
 	endpoint := s.opts.Endpoint
 	if endpoint == "" {
 		endpoint = "mcp-launched"
@@ -284,9 +281,9 @@ func (s *Server) addTab(st *session, tab *chrome.Tab, selectIt bool) (*tabState,
 	}
 	sess.Cache = true
 	sess.UploadRoot = s.opts.UploadRoot
-	sess.Capture = chrome.CaptureOptions{Mode: s.opts.Capture}
+	sess.Capture = browser.CaptureOptions{Mode: s.opts.Capture}
 	if sess.Capture.Mode == "" {
-		sess.Capture.Mode = chrome.CaptureAuto
+		sess.Capture.Mode = domsnap.CaptureAuto
 	}
 	ts := &tabState{tab: tab, sess: sess, owner: st}
 	st.tabs = append(st.tabs, ts)

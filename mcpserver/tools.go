@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const defaultTimeout = 20 * time.Second
@@ -232,7 +232,7 @@ func (s *Server) register(srv *mcp.Server) {
 		desc: "Reload the current tab, wait for it to load, and return its snapshot."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
 		note := ""
 		switch err := ts.tab.Reload(300 * time.Millisecond); {
-		case errors.Is(err, chrome.ErrStillLoading):
+		case errors.Is(err, browser.ErrStillLoading):
 			note = "Warning: " + err.Error()
 		case err != nil:
 			return nil, err
@@ -438,7 +438,7 @@ func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, e
 	note := ""
 	resp, err := ts.tab.Load(in.URL, 300*time.Millisecond)
 	switch {
-	case errors.Is(err, chrome.ErrStillLoading):
+	case errors.Is(err, browser.ErrStillLoading):
 		note = "Warning: " + err.Error()
 	case err != nil:
 		return nil, err
@@ -561,7 +561,7 @@ func (s *Server) last(ts *tabState) (*fuse.Tree, error) {
 // whole is the tab's last observation of the whole page (a full capture),
 // made now if the last one is not.
 func (s *Server) whole(ts *tabState) (*fuse.Tree, error) {
-	if o := ts.sess.Last(); o != nil && o.Capture.Mode != chrome.CaptureViewport {
+	if o := ts.sess.Last(); o != nil && o.Capture.Mode != domsnap.CaptureViewport {
 		return o.Tree, nil
 	}
 	o, err := ts.sess.ObserveAll(s.viewOptions(0))

@@ -97,7 +97,31 @@ func (ix *Index) check(doc, i int) Verdict {
 		return v
 	}
 	v.InViewport = true
-	pieces := []layout.Box{view}
+	// The first piece is made here so that it stays on this stack.
+	pieces, exact := ix.uncovered(doc, i, view, []layout.Box{view})
+	if !exact {
+		return ix.sampled(doc, i, view)
+	}
+	pieces = withoutSlivers(pieces, view)
+	total := area(pieces)
+	v.Fraction = math.Min(1, total/(view.W*view.H))
+	cx, cy := view.X+view.W/2, view.Y+view.H/2
+	if h, ok := ix.coverAt(doc, i, cx, cy); ok {
+		v.By, v.HasBy = h, true
+	}
+	if total < minArea {
+		v.Occluded, v.Fraction = true, 0
+		return v
+	}
+	v.Point = ix.clickPoint(doc, i, pieces, cx, cy)
+	return v
+}
+
+// uncovered subtracts from pieces, which start as [view], what hides them:
+// the covers painted after node (doc, i), and the text of its paint layer.
+// It reports false when the pieces outgrow maxPieces: the area must then
+// be sampled.
+func (ix *Index) uncovered(doc, i int, view layout.Box, pieces []layout.Box) ([]layout.Box, bool) {
 	var above []layout.Box // covers painted in a later layer, not ties
 	ties := false
 	exact := true
@@ -116,7 +140,7 @@ func (ix *Index) check(doc, i int) Verdict {
 		}
 	})
 	if !exact {
-		return ix.sampled(doc, i, view)
+		return nil, false
 	}
 	// Text of the node's layer is hit before any box of it, earlier text
 	// included.
@@ -130,15 +154,19 @@ func (ix *Index) check(doc, i int) Verdict {
 		return true
 	})
 	if len(pieces) > maxPieces {
-		return ix.sampled(doc, i, view)
+		return nil, false
 	}
 	if ties {
 		// Within one paint layer the browser hit-tests text before boxes:
 		// a later sibling's box does not cover this node's own text.
 		pieces = append(pieces, ix.ownText(doc, i, view, above)...)
 	}
-	// Slivers thinner than minSide are no place to click (a link whose
-	// last pixel row peeks out under a fixed header): they do not count.
+	return pieces, true
+}
+
+// withoutSlivers drops the pieces thinner than minSide: they are no place
+// to click (a link whose last pixel row peeks out under a fixed header).
+func withoutSlivers(pieces []layout.Box, view layout.Box) []layout.Box {
 	usable := pieces[:0:0]
 	for _, p := range pieces {
 		// (thin only by cover: a 1px divider is thin by nature)
@@ -146,40 +174,34 @@ func (ix *Index) check(doc, i int) Verdict {
 			usable = append(usable, p)
 		}
 	}
-	pieces = usable
+	return usable
+}
+
+func area(pieces []layout.Box) float64 {
 	total := 0.0
-	best := -1
-	for k, p := range pieces {
-		a := p.W * p.H
-		total += a
-		if best < 0 || a > pieces[best].W*pieces[best].H {
-			best = k
-		}
+	for _, p := range pieces {
+		total += p.W * p.H
 	}
-	v.Fraction = math.Min(1, total/(view.W*view.H))
-	cx, cy := view.X+view.W/2, view.Y+view.H/2
-	if h, ok := ix.coverAt(doc, i, cx, cy); ok {
-		v.By, v.HasBy = h, true
-	}
-	if total < minArea {
-		v.Occluded, v.Fraction = true, 0
-		return v
-	}
+	return total
+}
+
+// clickPoint is where a click on the uncovered pieces reaches the node:
+// on its text, else at the centre (cx, cy) of its box, else at the centre
+// of the largest piece.
+func (ix *Index) clickPoint(doc, i int, pieces []layout.Box, cx, cy float64) [2]float64 {
 	// The point keeps half a pixel from every cut: the browser's sub-pixel
 	// and snapped geometry disagree at the edges.
 	if inner := erode(pieces, 0.5); len(inner) > 0 {
 		pieces = inner
-		best = largest(pieces)
 	}
 	if x, y, ok := ix.onText(doc, i, pieces); ok {
-		v.Point = snap(x, y, pieces)
-	} else if inAny(pieces, cx, cy) {
-		v.Point = snap(cx, cy, pieces)
-	} else {
-		p := pieces[best]
-		v.Point = snap(p.X+p.W/2, p.Y+p.H/2, pieces)
+		return snap(x, y, pieces)
 	}
-	return v
+	if inAny(pieces, cx, cy) {
+		return snap(cx, cy, pieces)
+	}
+	p := pieces[largest(pieces)]
+	return snap(p.X+p.W/2, p.Y+p.H/2, pieces)
 }
 
 // erode shrinks every piece by d on each side, dropping those it empties.

@@ -5,7 +5,7 @@
 //
 // Capture and Start (the same, in the background, for a screenshot taken
 // while a capture runs) reach the browser through a Camera, which the
-// browser driver implements (chrome.Tab); the package itself never talks
+// browser driver implements (*chrome.Tab in browser/chrome); the package itself never talks
 // CDP. Annotate is pure image work with golang.org/x/image.
 package screenshot
 

@@ -10,7 +10,8 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/act"
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -73,7 +74,7 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s.Capture = chrome.CaptureOptions{Mode: cfg.capture}
+	s.Capture = browser.CaptureOptions{Mode: cfg.capture}
 	if err := perform(s, cfg); err != nil {
 		if notes := doneNotes(s.LastDone()); len(notes) > 0 {
 			return fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))

@@ -48,13 +48,16 @@ func attachedURL(t *testing.T, url, want string) (endpoint, first string) {
 }
 
 func TestActByRef(t *testing.T) {
-	endpoint, snap := attachedPage(t, "actions.html")
+	endpoint, first := attachedPage(t, "actions.html")
 	// snapshot then act in two real processes, sharing the session file.
 	snap, err := runProcess(t, "snapshot", "--cdp", endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
 	add := refOf(t, snap, `clickable "Add to cart"`)
+	if refOf(t, first, `clickable "Add to cart"`) != add {
+		t.Errorf("ref %s of the separate process's snapshot is not the session's:\n%s\nbefore:\n%s", add, snap, first)
+	}
 	out, err := runProcess(t, "act", "--cdp", endpoint, "click", add)
 	if err != nil || !strings.Contains(out, "added to cart") {
 		t.Fatalf("clicking %s did not reach the listener div (%v):\n%s", add, err, out)
@@ -85,6 +88,9 @@ func TestActByRef(t *testing.T) {
 		t.Fatalf("check did not check:\n%s", out)
 	}
 	out = mustCLI(t, "act", "--cdp", endpoint, "check", gift) // already checked: nothing to do
+	if !strings.Contains(out, "gift true") || !strings.Contains(out, `checkbox "Gift wrap" [checked]`) {
+		t.Fatalf("check of a checked box did not leave it checked:\n%s", out)
+	}
 	out = mustCLI(t, "act", "--cdp", endpoint, "uncheck", gift)
 	if !strings.Contains(out, "gift false") {
 		t.Fatalf("uncheck did not uncheck:\n%s", out)
@@ -132,6 +138,9 @@ func TestActByRef(t *testing.T) {
 	// A stale ref: the node is removed after the snapshot.
 	item := refOf(t, out, `clickable "Old item"`)
 	out = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, out, `button "Remove old item"`))
+	if strings.Contains(out, `"Old item"`) {
+		t.Fatalf("the old item was not removed:\n%s", out)
+	}
 	_, err = runCLI(t, "act", "--cdp", endpoint, "click", item)
 	if err == nil || err.Error() != "Ref "+item+" not found in the current page snapshot" {
 		t.Errorf("stale ref: error %v", err)

@@ -12,10 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/schollz/progressbar/v3"
 )
 
 // batchLine is one page of a batch: its observation or its error, never

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
+	"github.com/axfuse/axfuse/domsnap"
 )
 
 // A command is one verb of the CLI: how it is called, what it does, the
@@ -83,22 +84,24 @@ var flagHelp = map[string][2]string{
 
 // binders define each flag on a flag set, writing into the config.
 var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
-	"cdp":             func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
-	"tab":             func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
-	"browser":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
-	"viewport":        func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
-	"scale":           func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
-	"wait":            func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
-	"timeout":         func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
-	"frame-depth":     func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
-	"format":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
-	"mode":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.mode, n, "fused", "") },
-	"from":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.from, n, "", "") },
-	"screenshot":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.screenshot, n, "", "") },
-	"no-screenshot":   func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.noScreenshot, n, false, "") },
-	"offscreen":       func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.offscreen, n, "collapse", "") },
-	"margin":          func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.margin, n, 0, "") },
-	"capture":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.capture, n, chrome.CaptureAuto, "") },
+	"cdp":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
+	"tab":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
+	"browser":       func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
+	"viewport":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
+	"scale":         func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
+	"wait":          func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
+	"timeout":       func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
+	"frame-depth":   func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
+	"format":        func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
+	"mode":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.mode, n, "fused", "") },
+	"from":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.from, n, "", "") },
+	"screenshot":    func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.screenshot, n, "", "") },
+	"no-screenshot": func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.noScreenshot, n, false, "") },
+	"offscreen":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.offscreen, n, "collapse", "") },
+	"margin":        func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.margin, n, 0, "") },
+	"capture": func(fs *flag.FlagSet, c *config, n string) {
+		fs.StringVar((*string)(&c.capture), n, string(domsnap.CaptureAuto), "")
+	},
 	"scope":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.scope, n, "", "") },
 	"depth":           func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.depth, n, 0, "") },
 	"max-tokens":      func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.maxTokens, n, 0, "") },
@@ -173,6 +176,15 @@ func (c *checker) durIn(f string, v, lo, hi time.Duration) {
 	}
 }
 
+// words spells typed words (modes) as strings.
+func words[T ~string](ws ...T) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = string(w)
+	}
+	return out
+}
+
 func (c *checker) oneOf(f, v string, choices ...string) {
 	if c.set[f] && !slices.Contains(choices, v) {
 		c.bad(f, fmt.Sprintf("%q", v), strings.Join(choices, ", "))
@@ -199,7 +211,7 @@ func (cfg *config) checkWords(c *checker) {
 	c.oneOf("format", cfg.format, "yaml", "json")
 	c.oneOf("mode", cfg.mode, "fused", "ax")
 	c.oneOf("offscreen", cfg.offscreen, "collapse", "keep", "drop")
-	c.oneOf("capture", cfg.capture, chrome.CaptureAuto, chrome.CaptureFull, chrome.CaptureViewport)
+	c.oneOf("capture", string(cfg.capture), words(domsnap.CaptureAuto, domsnap.CaptureFull, domsnap.CaptureViewport)...)
 	if c.set["viewport"] {
 		if _, _, err := parseViewport(cfg.viewport); err != nil {
 			c.errs = append(c.errs, err.Error())

@@ -8,7 +8,8 @@ import (
 	"io"
 
 	"github.com/axfuse/axfuse/act"
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -119,7 +120,7 @@ func navCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 		note := ""
 		switch {
-		case errors.Is(err, chrome.ErrStillLoading):
+		case errors.Is(err, browser.ErrStillLoading):
 			note = "warning: " + err.Error()
 		case err != nil:
 			return err
@@ -128,7 +129,7 @@ func navCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		s.Capture = chrome.CaptureOptions{Mode: cfg.capture}
+		s.Capture = browser.CaptureOptions{Mode: cfg.capture}
 		if note, err = dialogNote(s, cfg, note); err != nil {
 			return err
 		}

@@ -16,8 +16,9 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/screenshot"
@@ -176,7 +177,7 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		c, err = captureLive(ctx, cfg, chrome.CaptureOptions{Mode: chrome.CaptureFull})
+		c, err = captureLive(ctx, cfg, browser.CaptureOptions{Mode: domsnap.CaptureFull})
 	}
 	if err != nil {
 		return err
@@ -211,8 +212,8 @@ func (cfg *config) sessionOptions(tab *chrome.Tab, c *domsnap.Capture) (fuse.Opt
 
 // captureOptions say what a live snapshot fetches (--capture), widened
 // to the full page when the view needs it.
-func (cfg *config) captureOptions() chrome.CaptureOptions {
-	return act.CaptureFor(chrome.CaptureOptions{Mode: cfg.capture}, cfg.fuseOptions())
+func (cfg *config) captureOptions() browser.CaptureOptions {
+	return act.CaptureFor(browser.CaptureOptions{Mode: cfg.capture}, cfg.fuseOptions())
 }
 
 func (cfg *config) fuseOptions() fuse.Options {
@@ -233,7 +234,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
 		// Attached, the refs of the matches (off-screen ones too) join the
 		// tab's session, so that act can use them.
-		c, opts, path, err := cfg.captureInSession(tab, chrome.CaptureOptions{Mode: chrome.CaptureFull})
+		c, opts, path, err := cfg.captureInSession(tab, browser.CaptureOptions{Mode: domsnap.CaptureFull})
 		if err != nil {
 			return err
 		}
@@ -249,7 +250,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // captureInSession captures the tab and gives the view options with the
 // attached tab's ref session (and the session file's path, "" when none).
-func (cfg *config) captureInSession(tab *chrome.Tab, co chrome.CaptureOptions) (*domsnap.Capture, fuse.Options, string, error) {
+func (cfg *config) captureInSession(tab *chrome.Tab, co browser.CaptureOptions) (*domsnap.Capture, fuse.Options, string, error) {
 	c, err := tab.CaptureWith(co)
 	if err != nil {
 		return nil, fuse.Options{}, "", err
@@ -277,7 +278,7 @@ func writeMatches(stdout io.Writer, cfg *config, matches []fuse.Match) error {
 }
 
 func capture(ctx context.Context, cfg *config) error {
-	co := chrome.CaptureOptions{Mode: chrome.CaptureFull}
+	co := browser.CaptureOptions{Mode: domsnap.CaptureFull}
 	if cfg.captureSet {
 		co = cfg.captureOptions()
 	}
@@ -290,7 +291,7 @@ func capture(ctx context.Context, cfg *config) error {
 
 // captureLive reaches a browser, loads the page (or takes the attached
 // browser's current tab) and captures it.
-func captureLive(ctx context.Context, cfg *config, co chrome.CaptureOptions) (*domsnap.Capture, error) {
+func captureLive(ctx context.Context, cfg *config, co browser.CaptureOptions) (*domsnap.Capture, error) {
 	var c *domsnap.Capture
 	err := withTab(ctx, cfg, func(tab *chrome.Tab) error {
 		var err error
@@ -358,7 +359,7 @@ func openPage(b *chrome.Browser, cfg *config, page string) (*chrome.Tab, error) 
 		return nil, err
 	}
 	switch err := tab.Navigate(page, cfg.wait); {
-	case errors.Is(err, chrome.ErrStillLoading):
+	case errors.Is(err, browser.ErrStillLoading):
 		fmt.Fprintf(cfg.stderr, "axfuse: warning: %v\n", err)
 	case err != nil:
 		tab.Close()

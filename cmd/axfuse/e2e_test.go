@@ -22,11 +22,10 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
+	"go.yaml.in/yaml/v3"
 )
 
 func needChromium(t *testing.T) string {

@@ -27,7 +27,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
+	"github.com/axfuse/axfuse/domsnap"
 )
 
 func main() {
@@ -116,7 +117,7 @@ type config struct {
 	frameDepth       int
 	maxTokens        int
 	maxTokensSet     bool
-	capture          string
+	capture          domsnap.CaptureMode
 	captureSet       bool
 	urls             []string  // bench
 	runs, parallel   int       // bench, batch
@@ -136,7 +137,7 @@ type config struct {
 // defaults are the values of flags a command does not take.
 func defaults(cmd string) *config {
 	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: chrome.DefaultFrameDepth,
-		format: "yaml", mode: "fused", offscreen: "collapse", capture: chrome.CaptureAuto, runs: 5, parallel: 2,
+		format: "yaml", mode: "fused", offscreen: "collapse", capture: domsnap.CaptureAuto, runs: 5, parallel: 2,
 		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second, port: -1, host: "127.0.0.1", maxSessions: 8}
 }
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
 )
 
 // TestMain lets a test run the real command as a separate process: the

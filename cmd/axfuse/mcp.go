@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/mcpserver"
 )
 
@@ -34,12 +35,13 @@ func serveMCP(ctx context.Context, cfg *config) error {
 		root = wd
 	}
 	srv := mcpserver.New(mcpserver.Options{
-		Endpoint: cfg.cdp, BrowserPath: cfg.browser, Width: cfg.width, Height: cfg.height,
-		CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, MaxTokens: budget, Capture: cfg.capture,
+		Launch: chromeLauncher(chrome.Options{Endpoint: cfg.cdp, BrowserPath: cfg.browser, Tab: cfg.tab,
+			Width: cfg.width, Height: cfg.height, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth}),
+		Endpoint: cfg.cdp, CallTimeout: cfg.timeout, MaxTokens: budget, Capture: cfg.capture,
 		UploadRoot: root,
 		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),
 			AllowFileURLs: cfg.allowFileURLs, OutputDir: cfg.outputDir},
-		Caps: origins(cfg.caps), Tab: cfg.tab,
+		Caps: origins(cfg.caps),
 	})
 	if cfg.port < 0 {
 		return srv.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))

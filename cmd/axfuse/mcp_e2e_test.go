@@ -123,6 +123,9 @@ func TestMCPShop(t *testing.T) {
 		t.Fatalf("find gave the footer link no ref:\n%s", text)
 	}
 	text, _ = call(t, cs, "browser_hover", map[string]any{"ref": m[1]}, false)
+	if !strings.Contains(text, `link "Privacy policy" [ref=`+m[1]+`]`) {
+		t.Errorf("hovering %s did not bring the footer link into view:\n%s", m[1], text)
+	}
 
 	// A ref from before a navigation is stale: a clean error, nothing done.
 	call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
@@ -181,6 +184,9 @@ func TestMCPTools(t *testing.T) {
 		t.Fatalf("type+submit:\n%s", text)
 	}
 	text, _ = call(t, cs, "browser_fill_form", map[string]any{"fields": []map[string]any{{"ref": q, "value": "tents"}}}, false)
+	if !strings.Contains(text, `textbox "Search" [ref=`+q+`]: tents`) {
+		t.Fatalf("fill_form did not replace the field's text:\n%s", text)
+	}
 	text, _ = call(t, cs, "browser_press_key", map[string]any{"ref": q, "key": "Enter"}, false)
 	if !strings.Contains(text, "searched tents") {
 		t.Fatalf("fill_form then press_key Enter:\n%s", text)
@@ -205,7 +211,11 @@ func TestMCPTools(t *testing.T) {
 	}
 	call(t, cs, "browser_handle_dialog", map[string]any{"accept": true}, true) // none open now
 
+	// "confirmed" is already there (handle_dialog's answer showed it).
 	text, _ = call(t, cs, "browser_wait_for", map[string]any{"text": "confirmed"}, false)
+	if !strings.Contains(text, "note: nothing changed") {
+		t.Errorf("wait_for a text already shown did not answer at once with nothing changed:\n%s", text)
+	}
 	text, _ = call(t, cs, "browser_wait_for", map[string]any{"textGone": "confirmed", "time": 1}, true)
 	if !strings.Contains(text, "still there") {
 		t.Errorf("wait_for textGone: %s", text)

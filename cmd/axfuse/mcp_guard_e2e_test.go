@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestMCPKeepsToItsPolicy: as an attacker's page would steer an agent,

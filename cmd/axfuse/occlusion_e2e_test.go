@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/paintorder"
 )
@@ -74,7 +75,7 @@ func openPageTab(t *testing.T, b *chrome.Browser, url string, wait time.Duration
 		t.Fatal(err)
 	}
 	t.Cleanup(tab.Close)
-	if err := tab.Navigate(url, wait); err != nil && !errors.Is(err, chrome.ErrStillLoading) {
+	if err := tab.Navigate(url, wait); err != nil && !errors.Is(err, browser.ErrStillLoading) {
 		t.Fatal(err)
 	}
 	return tab

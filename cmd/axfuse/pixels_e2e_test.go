@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/paintorder"
@@ -45,7 +46,7 @@ func (c pixelCount) ratio() float64 {
 // (aria-hidden) is counted apart: the view leaves it out by rule.
 func pixelAgreement(t *testing.T, tab *chrome.Tab) pixelCount {
 	t.Helper()
-	c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureFull})
+	c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,10 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
-	"github.com/axfuse/axfuse/domsnap/chrome"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
+	"go.uber.org/goleak"
 )
 
 func soakLength(short, full int) int {

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/domsnap/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -17,15 +18,15 @@ import (
 // fuses each with a fresh ref table.
 func bothCaptures(t *testing.T, tab *chrome.Tab) (full, view *fuse.Observation, vc *domsnap.Capture) {
 	t.Helper()
-	fc, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureFull})
+	fc, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
 	if err != nil {
 		t.Fatal(err)
 	}
-	vc, err = tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureViewport})
+	vc, err = tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureViewport})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vc.Mode != chrome.CaptureViewport {
+	if vc.Mode != domsnap.CaptureViewport {
 		t.Fatalf("viewport capture came back as %q: %v", vc.Mode, vc.Timings)
 	}
 	return fuse.Snapshot(fc, fuse.Options{}), fuse.Snapshot(vc, fuse.Options{}), vc
@@ -203,19 +204,19 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 	for _, tc := range []struct {
 		rows     int
 		text     string // below the table
-		want     string
+		want     domsnap.CaptureMode
 		wantStep string // a timing step that starts so
 	}{
-		{20, "", chrome.CaptureFull, "full capture taken: "},
-		{20, "<pre>" + strings.Repeat(line, 1000) + "</pre>", chrome.CaptureViewport, "viewport pass ("}, // 75,000 characters
-		{20, "<script>" + strings.Repeat("var x = 1;\n", 5000) + "</script>", chrome.CaptureFull, "full capture taken: "},
-		{1000, "", chrome.CaptureViewport, "viewport pass ("},
-		{0, grid, chrome.CaptureFull, "full capture taken: about "},
+		{20, "", domsnap.CaptureFull, "full capture taken: "},
+		{20, "<pre>" + strings.Repeat(line, 1000) + "</pre>", domsnap.CaptureViewport, "viewport pass ("}, // 75,000 characters
+		{20, "<script>" + strings.Repeat("var x = 1;\n", 5000) + "</script>", domsnap.CaptureFull, "full capture taken: "},
+		{1000, "", domsnap.CaptureViewport, "viewport pass ("},
+		{0, grid, domsnap.CaptureFull, "full capture taken: about "},
 	} {
 		rows := strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, tc.rows)
 		srv := serve(t, map[string]string{"/": `<!doctype html><title>rows</title><table>` + rows + `</table>` + tc.text})
 		tab := openPageTab(t, b, srv.URL+"/", 100*time.Millisecond)
-		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: chrome.CaptureAuto})
+		c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureAuto})
 		tab.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -274,8 +275,8 @@ func TestViewportCaptureSeesSameSiteFrames(t *testing.T) {
 	outer := serve(t, map[string]string{"/": `<!doctype html><title>outer</title><h1>Outer</h1>
 <iframe title="Same site" src="` + inner.URL + `/inner" width=300 height=100></iframe>`})
 	tab := openPageTab(t, b, outer.URL+"/", time.Second)
-	for _, mode := range []string{chrome.CaptureViewport, chrome.CaptureAuto} {
-		c, err := tab.CaptureWith(chrome.CaptureOptions{Mode: mode})
+	for _, mode := range []domsnap.CaptureMode{domsnap.CaptureViewport, domsnap.CaptureAuto} {
+		c, err := tab.CaptureWith(browser.CaptureOptions{Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}

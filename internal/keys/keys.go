@@ -3,7 +3,7 @@
 // "KeyA", "Digit1", a single character such as "a", "#" or "é") and turns
 // them into what a browser's key events carry: the DOM key and code, the
 // Windows virtual key code, the text typed and the modifier bits. It is
-// pure (no browser); domsnap/chrome dispatches the result over CDP.
+// pure (no browser); browser/chrome dispatches the result over CDP.
 //
 // Names follow Playwright's US keyboard layout and are case-sensitive:
 // physical key codes (KeyA, Digit1, Numpad1, ShiftLeft, ...), the key

@@ -8,25 +8,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 )
-
-// A ConsoleMessage is one console call or uncaught exception of the page.
-type ConsoleMessage struct {
-	Level  string // log, info, warning, error, debug, exception, ...
-	Text   string // the page's words, one line, cut
-	Source string // url:line when the browser says
-}
-
-// A Request is one network request of the page and how it ended.
-type Request struct {
-	Method, URL, Type string
-	Status            int    // 0 until a response came
-	Failed            string // why it failed (net::ERR_…), or ""
-}
 
 // Logs keep the last messages and requests of a tab, bounded: a page that
 // logs in a loop costs a fixed amount of memory.
@@ -38,12 +25,12 @@ const (
 // pageLog is a tab's console and network record.
 type pageLog struct {
 	mu       sync.Mutex
-	console  []ConsoleMessage
-	requests []*Request
-	byID     map[string]*Request
+	console  []browser.ConsoleMessage
+	requests []*browser.Request
+	byID     map[string]*browser.Request
 }
 
-func (l *pageLog) addConsole(m ConsoleMessage) {
+func (l *pageLog) addConsole(m browser.ConsoleMessage) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.console) == maxConsole {
@@ -52,11 +39,11 @@ func (l *pageLog) addConsole(m ConsoleMessage) {
 	l.console = append(l.console, m)
 }
 
-func (l *pageLog) startRequest(id string, r *Request) {
+func (l *pageLog) startRequest(id string, r *browser.Request) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.byID == nil {
-		l.byID = map[string]*Request{}
+		l.byID = map[string]*browser.Request{}
 	}
 	if len(l.requests) == maxRequests {
 		for k, v := range l.byID {
@@ -70,7 +57,7 @@ func (l *pageLog) startRequest(id string, r *Request) {
 	l.byID[id] = r
 }
 
-func (l *pageLog) update(id string, f func(r *Request)) {
+func (l *pageLog) update(id string, f func(r *browser.Request)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if r := l.byID[id]; r != nil {
@@ -80,18 +67,18 @@ func (l *pageLog) update(id string, f func(r *Request)) {
 
 // ConsoleMessages are the tab's console messages since it was attached,
 // oldest first (the last 500).
-func (t *Tab) ConsoleMessages() []ConsoleMessage {
+func (t *Tab) ConsoleMessages() []browser.ConsoleMessage {
 	t.log.mu.Lock()
 	defer t.log.mu.Unlock()
-	return append([]ConsoleMessage(nil), t.log.console...)
+	return append([]browser.ConsoleMessage(nil), t.log.console...)
 }
 
 // Requests are the tab's network requests since it was attached, oldest
 // first (the last 1000).
-func (t *Tab) Requests() []Request {
+func (t *Tab) Requests() []browser.Request {
 	t.log.mu.Lock()
 	defer t.log.mu.Unlock()
-	out := make([]Request, len(t.log.requests))
+	out := make([]browser.Request, len(t.log.requests))
 	for i, r := range t.log.requests {
 		out[i] = *r
 	}
@@ -106,11 +93,11 @@ func (t *Tab) watchLog() {
 			f := ev.StackTrace.CallFrames[0]
 			src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
 		}
-		t.log.addConsole(ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
+		t.log.addConsole(browser.ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
 	})
 	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
 		if d := ev.ExceptionDetails; d != nil {
-			t.log.addConsole(ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
+			t.log.addConsole(browser.ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
 		}
 	})
 	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) {
@@ -118,17 +105,17 @@ func (t *Tab) watchLog() {
 			return
 		}
 		if ev.RedirectResponse != nil {
-			t.log.update(string(ev.RequestID), func(r *Request) { r.Status = int(ev.RedirectResponse.Status) })
+			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.RedirectResponse.Status) })
 		}
-		t.log.startRequest(string(ev.RequestID), &Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: string(ev.Type)})
+		t.log.startRequest(string(ev.RequestID), &browser.Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: string(ev.Type)})
 	})
 	on(t.ctx, network.ResponseReceived, func(ev network.EventResponseReceived) {
 		if ev.Response != nil {
-			t.log.update(string(ev.RequestID), func(r *Request) { r.Status = int(ev.Response.Status) })
+			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.Response.Status) })
 		}
 	})
 	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) {
-		t.log.update(string(ev.RequestID), func(r *Request) { r.Failed = ev.ErrorText })
+		t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Failed = ev.ErrorText })
 	})
 }
 

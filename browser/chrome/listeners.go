@@ -7,10 +7,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/axfuse/axfuse/index"
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/axfuse/axfuse/index"
 )
 
 // listenerGroup is the object group that holds the handles the scan creates,

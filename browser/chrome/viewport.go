@@ -13,15 +13,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/index"
 )
 
 // Viewport-first capture. A full capture costs what Chrome spends
@@ -32,30 +32,6 @@ import (
 // counts what lies outside, and derives paint order from the browser's own
 // hit-test stacks (elementsFromPoint). Then it fetches the AX node and the
 // listeners of those nodes only. Its cost follows the screen.
-
-// Capture modes.
-const (
-	CaptureFull     = "full"
-	CaptureViewport = "viewport"
-	CaptureAuto     = "auto"
-)
-
-// CaptureOptions say how much of the page a capture fetches.
-type CaptureOptions struct {
-	// Mode is CaptureFull (default), CaptureViewport, or CaptureAuto: the
-	// viewport capture on pages of at least AutoMinElements elements or
-	// autoMinText characters of text.
-	Mode string
-	// Margin grows the viewport on every side (CSS px) in viewport mode.
-	Margin float64
-	// OnCanvas, when set, is called once as soon as the capture learns that
-	// a <canvas> of the top document meets the viewport (auto and viewport
-	// modes read it in their first pass), so the caller can start what a
-	// canvas will likely need, a screenshot, alongside the capture. (A
-	// canvas outside the viewport, or with no area, never needs one: the
-	// fused view's regions are in view.)
-	OnCanvas func()
-}
 
 // AutoMinElements is the page size, in elements, from which auto mode
 // captures the viewport only. Below it a full capture is about as fast and
@@ -116,8 +92,8 @@ func (e errFallBack) Error() string { return e.why }
 
 // CaptureWith captures the tab's current document as the options say; like
 // Capture it retries once when the page navigates mid-capture.
-func (t *Tab) CaptureWith(o CaptureOptions) (*domsnap.Capture, error) {
-	if o.Mode == "" || o.Mode == CaptureFull {
+func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
+	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
 		return t.Capture()
 	}
 	start := time.Now()
@@ -225,14 +201,14 @@ type serializedNode struct {
 	Loader  string `json:"loaderId"`
 }
 
-func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
+func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	start := time.Now()
 	before, p, err := t.begin()
 	if err != nil {
 		return nil, err
 	}
 	minElements := 0
-	if o.Mode == CaptureAuto {
+	if o.Mode == domsnap.CaptureAuto {
 		minElements = AutoMinElements
 	}
 	res, backends, loaders, err := t.viewportPass(before[0], o.Margin, minElements, p)
@@ -252,7 +228,7 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 		return nil, errFallBack{why: fmt.Sprintf("about %d of %d elements' nodes meet the viewport", res.TooShare, res.Walked)}
 	case res.TooMany:
 		return nil, errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
-	case o.Mode == CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
+	case o.Mode == domsnap.CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
 		return nil, errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
 	case t.closedFrameInProcess(before, res, backends, loaders):
 		return nil, errFallBack{why: "a cross-origin frame in view shares the tab's process (no target of its own, unreadable by the pass)"}
@@ -288,7 +264,7 @@ func (t *Tab) captureViewport(o CaptureOptions) (*domsnap.Capture, error) {
 		p.viewAX[frameOf[d]] = ax[d]
 	}
 	return t.finish(before, p, sub, start, "capture (viewport)", func(c *domsnap.Capture) {
-		c.Mode = CaptureViewport
+		c.Mode = domsnap.CaptureViewport
 		// The pass read scroll offsets in the same task as the boxes.
 		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
 	})

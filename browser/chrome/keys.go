@@ -3,9 +3,8 @@ package chrome
 import (
 	"context"
 
-	"github.com/chromedp/cdproto/input"
-
 	"github.com/axfuse/axfuse/internal/keys"
+	"github.com/chromedp/cdproto/input"
 )
 
 // PressChord presses a key with modifiers held, as Playwright's

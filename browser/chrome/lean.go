@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
@@ -76,7 +77,7 @@ func (s *leanSocket) read() {
 	for {
 		msg := new(cdproto.Message)
 		if err := s.conn.Read(context.Background(), msg); err != nil {
-			s.close(fmt.Errorf("%w: %v", ErrConnectionClosed, err))
+			s.close(fmt.Errorf("%w: %v", browser.ErrConnectionClosed, err))
 			return
 		}
 		if msg.ID == 0 {
@@ -124,7 +125,7 @@ func (s *leanSession) Call(ctx context.Context, method string, params, result an
 		}
 		// A write fails only on a dead connection; the reader may not
 		// have noticed yet.
-		s.close(fmt.Errorf("%w: %v", ErrConnectionClosed, err))
+		s.close(fmt.Errorf("%w: %v", browser.ErrConnectionClosed, err))
 		return s.err
 	}
 	select {
@@ -204,7 +205,7 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 		return nil, fmt.Errorf("attaching to the tab: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(b.ctx, leanKey{}, s))
-	t := newTab(ctx, func() { cancel(); s.close(ErrConnectionClosed) }, b)
+	t := newTab(ctx, func() { cancel(); s.close(browser.ErrConnectionClosed) }, b)
 	t.target = string(id)
 	go func() {
 		select {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -31,110 +33,39 @@ var (
 	dragEvents = []string{"dragstart", "dragenter", "dragover", "drop"}
 )
 
-// Guard kinds: which events an armed guard watches.
-const (
-	GuardHover = "hover" // the pointer's move onto the element
-	GuardClick = "click" // move, press, release, click
-	GuardType  = "type"  // a click that focuses, then keys and text input
-	GuardKey   = "key"   // keys to the focused element (focus given by script)
-	GuardCheck = "check" // a click on a checkbox, radio or switch (or its label)
-	GuardDrag  = "drag"  // the press that starts a drag and its dragstart
-	GuardDrop  = "drop"  // the drop end: dragenter, dragover, drop, release
-)
-
-func guardEvents(kind string) []string {
+func guardEvents(kind browser.GuardKind) []string {
 	switch kind {
-	case GuardHover:
+	case browser.GuardHover:
 		return pointerEvents
-	case GuardType:
+	case browser.GuardType:
 		return slices.Concat(pointerEvents, pressEvents, keyEvents)
-	case GuardKey:
+	case browser.GuardKey:
 		return keyEvents
-	case GuardDrag:
+	case browser.GuardDrag:
 		return slices.Concat(pointerEvents, []string{"pointerdown", "mousedown", "dragstart"})
-	case GuardDrop:
+	case browser.GuardDrop:
 		return dragEvents[1:]
 	}
 	return slices.Concat(pointerEvents, pressEvents)
 }
 
-// GuardSpec is an action about to reach one element.
-type GuardSpec struct {
-	Node Node
-	// Parents are the frames above the element's, nearest first: each
-	// holds a guard on the <iframe> of the frame below it, so that an
-	// overlay laid over the whole frame is stopped too.
-	Parents []string
-	Kind    string
-	// Enabled requires the element (or the control it labels) enabled.
-	Enabled bool
-	// Stable requires its box unchanged over two animation frames; Seen,
-	// when given, is its box (x, y, w, h in its frame's viewport) as an
-	// earlier observation laid it out, which counts as the earlier frame.
-	Stable bool
-	Seen   *[4]float64
-	// Want is the state a check action wants (false: uncheck).
-	Want bool
-}
-
-// NotActionable says why an element cannot take an action now; nothing
-// was sent to it. Problem is one of: detached, hidden, disabled, readonly,
-// moving, radio-uncheck, not-editable:WHAT, not-checkable:WHAT.
-type NotActionable struct{ Problem string }
-
-func (e *NotActionable) Error() string { return "not actionable: " + e.Problem }
-
-// Guard is armed on an element (and on the iframes above it) until
-// Finish: it stops any event of the action that would reach something
-// else, before a page handler runs.
-type Guard struct {
+// guard is Chrome's browser.Guard: a guard armed in axfuse's isolated
+// world of the element's frame, and one on the <iframe> of each frame
+// above it.
+type guard struct {
 	t      *Tab
 	elem   armedGuard // the element's own (levels[0] while armed)
 	levels []armedGuard
-	// Box and Value are the element's box and value when armed.
-	Box   [4]float64
-	Value string
-	// ValueInput: the element is a date, time, colour or range input,
-	// which takes a value, not keys.
-	ValueInput bool
+	armed  browser.Armed
 }
+
+// Armed is the element as it was when the guard armed.
+func (g *guard) Armed() browser.Armed { return g.armed }
 
 type armedGuard struct {
 	session context.Context
 	object  runtime.RemoteObjectID
 	token   string
-}
-
-// Verdict is what a guard saw once the action's input was sent.
-type Verdict struct {
-	// Blocked is set when the guard stopped the action's events.
-	Blocked *Interception
-	// Events counts the action's events that reached the element's window.
-	Events int
-	// Focused: the element (the field a type action is for) has the focus;
-	// Focus names what has it.
-	Focused bool
-	Focus   string
-	// Checked is the state of the checkbox, radio or switch after a check.
-	Checked bool
-	// Value is the element's aria-valuenow or value afterwards; Box its
-	// box (x, y, w, h in its frame's viewport).
-	Value string
-	Box   [4]float64
-}
-
-// Interception is an event the guard stopped.
-type Interception struct {
-	Event string `json:"event"`
-	// Hit names what the event would have reached (tag#id.class).
-	Hit string `json:"hit"`
-	// Inserted: that element was added to the page after the guard armed.
-	Inserted bool `json:"inserted"`
-	// Changed is set when the element itself changed (its text now) before
-	// the press: a hover swapped its label or role.
-	Changed string `json:"changed"`
-	// Above: the event came in a frame above the element's, over its iframe.
-	Above bool `json:"-"`
 }
 
 // guardWorlds caches axfuse's isolated world per session and frame: a
@@ -161,8 +92,8 @@ func (w *guardWorlds) set(key string, id runtime.ExecutionContextID) {
 
 // Arm checks that the element can take the action now and arms the guard.
 // An element that cannot is a *NotActionable error and nothing is armed.
-func (t *Tab) Arm(spec GuardSpec) (*Guard, error) {
-	g := &Guard{t: t}
+func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
+	g := &guard{t: t}
 	opts := map[string]any{"verb": spec.Kind, "events": guardEvents(spec.Kind), "enabled": spec.Enabled, "stable": spec.Stable, "want": spec.Want}
 	if spec.Seen != nil {
 		opts["seen"] = spec.Seen[:]
@@ -172,9 +103,9 @@ func (t *Tab) Arm(spec GuardSpec) (*Guard, error) {
 		return nil, err
 	}
 	if res.Problem != "" {
-		return nil, &NotActionable{Problem: res.Problem}
+		return nil, &browser.NotActionable{Problem: res.Problem}
 	}
-	g.ValueInput, g.Box, g.Value, g.elem = res.ValueInput, res.Box, res.Value, lvl
+	g.armed, g.elem = browser.Armed{Box: res.Box, Value: res.Value, ValueInput: res.ValueInput}, lvl
 	g.levels = append(g.levels, lvl)
 	child := spec.Node.Frame
 	for _, parent := range spec.Parents {
@@ -184,8 +115,8 @@ func (t *Tab) Arm(spec GuardSpec) (*Guard, error) {
 			g.Finish()
 			return nil, err
 		}
-		ownerOpts := map[string]any{"verb": GuardClick, "events": opts["events"], "owner": true}
-		lvl, _, err := t.armOne(ps, Node{Frame: parent, Backend: owner}, ownerOpts)
+		ownerOpts := map[string]any{"verb": browser.GuardClick, "events": opts["events"], "owner": true}
+		lvl, _, err := t.armOne(ps, domsnap.Key{Frame: parent, Backend: owner}, ownerOpts)
 		if err != nil {
 			g.Finish()
 			return nil, err
@@ -205,7 +136,7 @@ type armResult struct {
 }
 
 // armOne runs guard.js on one element in the isolated world of its frame.
-func (t *Tab) armOne(session context.Context, n Node, opts map[string]any) (armedGuard, armResult, error) {
+func (t *Tab) armOne(session context.Context, n domsnap.Key, opts map[string]any) (armedGuard, armResult, error) {
 	lvl := armedGuard{session: session}
 	var res armResult
 	err := t.callIn(session, "arm the input guard", func(ctx context.Context) error {
@@ -249,7 +180,7 @@ func callFunction(ctx context.Context, obj runtime.RemoteObjectID, fn string, ou
 
 // resolveInWorld gives the element's object in axfuse's isolated world of
 // its frame, making the world when the frame has none (or a dead one).
-func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n Node) (runtime.RemoteObjectID, error) {
+func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n domsnap.Key) (runtime.RemoteObjectID, error) {
 	key := fmt.Sprintf("%p|%s", session, n.Frame)
 	world := t.guardWorlds.get(key)
 	for fresh := world == 0; ; fresh = true {
@@ -284,33 +215,33 @@ const finishJS = `function (token, keep) {
 }`
 
 // Finish disarms the guard and says what it saw. Safe to call twice.
-func (g *Guard) Finish() (Verdict, error) { return g.read(false) }
+func (g *guard) Finish() (browser.Verdict, error) { return g.read(false) }
 
 // Peek says what the guard saw so far and leaves it armed (a field's focus
 // checked before typing into it).
-func (g *Guard) Peek() (Verdict, error) { return g.read(true) }
+func (g *guard) Peek() (browser.Verdict, error) { return g.read(true) }
 
 // Run calls fn, a JavaScript function whose this is the element, in the
 // guard's isolated world (where the page cannot patch what it calls), and
 // decodes its result into out (nil: ignored).
-func (g *Guard) Run(step, fn string, out any, args ...any) error {
+func (g *guard) Run(step, fn string, out any, args ...any) error {
 	return g.t.callIn(g.elem.session, step, func(ctx context.Context) error {
 		return callFunction(ctx, g.elem.object, fn, out, args...)
 	})
 }
 
-func (g *Guard) read(keep bool) (Verdict, error) {
-	var v Verdict
+func (g *guard) read(keep bool) (browser.Verdict, error) {
+	var v browser.Verdict
 	var firstErr error
 	for i, lvl := range g.levels {
 		var raw struct {
-			Blocked *Interception `json:"blocked"`
-			Events  int           `json:"events"`
-			Focused bool          `json:"focused"`
-			Focus   string        `json:"focus"`
-			Checked bool          `json:"checked"`
-			Value   string        `json:"value"`
-			Box     [4]float64    `json:"box"`
+			Blocked *browser.Interception `json:"blocked"`
+			Events  int                   `json:"events"`
+			Focused bool                  `json:"focused"`
+			Focus   string                `json:"focus"`
+			Checked bool                  `json:"checked"`
+			Value   string                `json:"value"`
+			Box     [4]float64            `json:"box"`
 		}
 		err := g.t.callIn(lvl.session, "read the input guard", func(ctx context.Context) error {
 			return callFunction(ctx, lvl.object, finishJS, &raw, lvl.token, keep)
@@ -337,7 +268,7 @@ func (g *Guard) read(keep bool) (Verdict, error) {
 
 // RunOn calls fn (this: the node's element) in axfuse's isolated world of
 // the node's frame and decodes its result into out (nil: ignored).
-func (t *Tab) RunOn(n Node, step, fn string, out any, args ...any) error {
+func (t *Tab) RunOn(n domsnap.Key, step, fn string, out any, args ...any) error {
 	session := t.sessionFor(n.Frame)
 	return t.callIn(session, step, func(ctx context.Context) error {
 		obj, err := t.resolveInWorld(ctx, session, n)
@@ -351,7 +282,7 @@ func (t *Tab) RunOn(n Node, step, fn string, out any, args ...any) error {
 // ElementOn calls fn (this: the node's element) in the isolated world and
 // names the element it returns, with its centre in the frame's viewport;
 // ok false when fn returns no element.
-func (t *Tab) ElementOn(n Node, step, fn string, arg string) (found Node, center [2]float64, ok bool, err error) {
+func (t *Tab) ElementOn(n domsnap.Key, step, fn string, arg string) (found domsnap.Key, center [2]float64, ok bool, err error) {
 	session := t.sessionFor(n.Frame)
 	err = t.callIn(session, step, func(ctx context.Context) error {
 		obj, err := t.resolveInWorld(ctx, session, n)
@@ -377,7 +308,7 @@ func (t *Tab) ElementOn(n Node, step, fn string, arg string) (found Node, center
 		if err := callFunction(ctx, r.Result.ObjectID, centre, &center); err != nil {
 			return err
 		}
-		found, ok = Node{Frame: n.Frame, Backend: int64(d.Node.BackendNodeID)}, true
+		found, ok = domsnap.Key{Frame: n.Frame, Backend: int64(d.Node.BackendNodeID)}, true
 		return nil
 	})
 	return found, center, ok, err
@@ -385,7 +316,7 @@ func (t *Tab) ElementOn(n Node, step, fn string, arg string) (found Node, center
 
 // AXRoleName reads a node's role and name from the browser's
 // accessibility tree now.
-func (t *Tab) AXRoleName(n Node) (role, name string, err error) {
+func (t *Tab) AXRoleName(n domsnap.Key) (role, name string, err error) {
 	err = t.callIn(t.sessionFor(n.Frame), "Accessibility.getPartialAXTree", func(ctx context.Context) error {
 		res, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), FetchRelatives: new(false)})
 		if err != nil {

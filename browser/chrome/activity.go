@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -103,13 +104,10 @@ func oneLine(s string) string {
 	return s
 }
 
-// TabInfo is a tab's target id, URL and title.
-type TabInfo struct{ ID, URL, Title string }
-
 // Describe reads the URL and title of tabs by target id (ones that closed
 // are left out).
-func (t *Tab) Describe(ids []string) ([]TabInfo, error) {
-	var out []TabInfo
+func (t *Tab) Describe(ids []string) ([]browser.TabInfo, error) {
+	var out []browser.TabInfo
 	err := t.call("Target.getTargets", func(ctx context.Context) error {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
@@ -118,7 +116,7 @@ func (t *Tab) Describe(ids []string) ([]TabInfo, error) {
 		for _, id := range ids {
 			for _, in := range infos {
 				if string(in.TargetID) == id {
-					out = append(out, TabInfo{ID: id, URL: in.URL, Title: in.Title})
+					out = append(out, browser.TabInfo{ID: id, URL: in.URL, Title: in.Title})
 				}
 			}
 		}

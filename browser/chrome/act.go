@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
@@ -44,16 +46,9 @@ func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 	return backend, err
 }
 
-// Node names a node for the browser: its frame (which picks the session of
-// the process that holds it) and its backend id there.
-type Node struct {
-	Frame   string
-	Backend int64
-}
-
 // ScrollIntoView scrolls a node into view if it is not (its frame and the
 // frames around it).
-func (t *Tab) ScrollIntoView(n Node) error {
+func (t *Tab) ScrollIntoView(n domsnap.Key) error {
 	return t.callIn(t.sessionFor(n.Frame), "DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
 		_, err := do(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
@@ -272,11 +267,11 @@ func (t *Tab) InterceptFileChoosers() error {
 }
 
 // OpenedFileChooser returns the file chooser an action opened, or nil.
-func (t *Tab) OpenedFileChooser() *FileChooser { return t.chooser.Load() }
+func (t *Tab) OpenedFileChooser() *browser.FileChooser { return t.chooser.Load() }
 
 // SetFiles gives a file input its files (absolute paths on the browser's
 // machine).
-func (t *Tab) SetFiles(n Node, files []string) error {
+func (t *Tab) SetFiles(n domsnap.Key, files []string) error {
 	return t.callIn(t.sessionFor(n.Frame), "DOM.setFileInputFiles", func(ctx context.Context) error {
 		_, err := do(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
@@ -290,7 +285,7 @@ func (t *Tab) AnswerFileChooser(files []string) error {
 	if fc == nil {
 		return errors.New("no file chooser is open")
 	}
-	if err := t.SetFiles(Node{Frame: fc.Frame, Backend: fc.Backend}, files); err != nil {
+	if err := t.SetFiles(domsnap.Key{Frame: fc.Frame, Backend: fc.Backend}, files); err != nil {
 		return err
 	}
 	t.chooser.CompareAndSwap(fc, nil)

@@ -14,11 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/axfuse/axfuse/domsnap"
 )
 
 // Pixel ground truth. A text node is visible when painting it transparent
@@ -308,7 +307,7 @@ func (t *Tab) resolveAll(ctx, session context.Context, frame string, backends []
 		resolve := func(i int) bool {
 			objs[i] = ""
 			err := t.pixelStep(ctx, session, "DOM.resolveNode", pixelStyleTimeout, func(ctx context.Context) error {
-				obj, err := t.resolveInWorld(ctx, session, Node{Frame: frame, Backend: backends[i]})
+				obj, err := t.resolveInWorld(ctx, session, domsnap.Key{Frame: frame, Backend: backends[i]})
 				objs[i] = obj
 				return err
 			})

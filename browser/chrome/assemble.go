@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/domsnapshot"
-
-	"github.com/axfuse/axfuse/domsnap"
 )
 
 // assemble converts the raw CDP results into a plain Capture.
@@ -19,7 +18,7 @@ func assemble(frames []frameInfo, p *parts) (*domsnap.Capture, error) {
 	if p.docs == nil && (p.snapshot == nil || len(p.snapshot.Documents) == 0) {
 		return nil, fmt.Errorf("DOMSnapshot.captureSnapshot: no documents")
 	}
-	c := &domsnap.Capture{Version: domsnap.FormatVersion, Mode: "full", URL: frames[0].url}
+	c := &domsnap.Capture{Version: domsnap.FormatVersion, Mode: domsnap.CaptureFull, URL: frames[0].url}
 	if m := p.metrics; m != nil && m.CSSLayoutViewport != nil {
 		lv := m.CSSLayoutViewport
 		c.Viewport = domsnap.Viewport{Width: float64(lv.ClientWidth), Height: float64(lv.ClientHeight),

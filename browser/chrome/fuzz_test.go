@@ -3,13 +3,12 @@ package chrome
 import (
 	"testing"
 
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/domsnapshot"
-
-	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/fuse"
 )
 
 // seedSnapshot is a small DOMSnapshot result in Chrome's shape: a document
@@ -131,7 +130,7 @@ func FuzzViewportResult(f *testing.F) {
 		if err != nil || c.Validate() != nil {
 			return
 		}
-		c.Mode = CaptureViewport
+		c.Mode = domsnap.CaptureViewport
 		fuse.Snapshot(c, fuse.Options{})
 		fuse.Snapshot(c, fuse.Options{Offscreen: fuse.OffscreenDrop, MaxTokens: 300})
 	})

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/axfuse/axfuse/internal/keys"
+	"github.com/chromedp/chromedp"
 )
 
 // keysPage has two text fields and logs every keydown and keyup.

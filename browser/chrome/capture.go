@@ -8,13 +8,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/domsnapshot"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
-
-	"github.com/axfuse/axfuse/domsnap"
 )
 
 // errDocumentChanged marks a capture whose top-level document was replaced

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
@@ -219,11 +220,11 @@ type Tab struct {
 	cancel  context.CancelFunc
 	browser *Browser
 	// dialog is the JavaScript dialog open on the page, nil when none.
-	dialog atomic.Pointer[Dialog]
+	dialog atomic.Pointer[browser.Dialog]
 	// net counts requests in flight, for waiting until the page settles.
 	net netActivity
 	// chooser is the file chooser an action opened, once interception is on.
-	chooser atomic.Pointer[FileChooser]
+	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;
 	// routes says which session holds each frame (see frames.go).
 	framesMu sync.Mutex
@@ -246,22 +247,6 @@ type Tab struct {
 	act activity
 	// log: console messages and requests, for the agent to read.
 	log pageLog
-}
-
-// ErrConnectionClosed is returned when the connection to the browser ends
-// under a call: the browser exited, crashed, or the connection dropped.
-var ErrConnectionClosed = errors.New("the connection to the browser closed (the browser exited or crashed, or the connection dropped)")
-
-// ErrTabGone is the cause of calls cut short because the page's renderer
-// crashed or its tab was closed.
-var ErrTabGone = errors.New("the tab is gone")
-
-// FileChooser is a file chooser the page opened (its native dialog is
-// intercepted): the input element and whether it takes several files.
-type FileChooser struct {
-	Backend int64
-	Frame   string
-	Mode    string // "selectSingle" or "selectMultiple"
 }
 
 // netActivity tracks the tab's requests in flight and when that last
@@ -319,12 +304,6 @@ func (n *netActivity) quietFor(d time.Duration) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return len(n.inflight) == 0 && time.Since(n.changed) >= d
-}
-
-// Dialog is an open alert, confirm, prompt or beforeunload dialog: the
-// page's script waits until it is answered.
-type Dialog struct {
-	Type, Message, DefaultPrompt string
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
@@ -459,7 +438,7 @@ func (t *Tab) init(setViewport bool) error {
 		return err
 	})
 	if err != nil && ctx.Err() != nil {
-		err = ErrConnectionClosed
+		err = browser.ErrConnectionClosed
 	}
 	if err != nil && errors.Is(err, errNoAnswer) && t.browser.attached {
 		err = fmt.Errorf("%w (%s)", err, blockedHint)
@@ -477,17 +456,17 @@ func (t *Tab) init(setViewport bool) error {
 // marks the tab gone when its renderer crashes or the tab closes.
 func (t *Tab) watchPage() {
 	on(t.ctx, inspector.TargetCrashed, func(inspector.EventTargetCrashed) {
-		t.setGone(fmt.Errorf("%w: the page's renderer crashed (Inspector.targetCrashed); open the page again", ErrTabGone))
+		t.setGone(fmt.Errorf("%w: the page's renderer crashed (Inspector.targetCrashed); open the page again", browser.ErrTabGone))
 	})
 	on(t.ctx, inspector.Detached, func(ev inspector.EventDetached) {
-		t.setGone(fmt.Errorf("%w: the browser detached from it (%s)", ErrTabGone, ev.Reason))
+		t.setGone(fmt.Errorf("%w: the browser detached from it (%s)", browser.ErrTabGone, ev.Reason))
 	})
 	on(t.ctx, page.JavascriptDialogOpening, func(ev page.EventJavascriptDialogOpening) {
-		t.dialog.Store(&Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+		t.dialog.Store(&browser.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
 	})
 	on(t.ctx, page.JavascriptDialogClosed, func(page.EventJavascriptDialogClosed) { t.dialog.Store(nil) })
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
-		t.chooser.Store(&FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode), Frame: string(ev.FrameID)})
+		t.chooser.Store(&browser.FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode), Frame: string(ev.FrameID)})
 	})
 	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) { t.net.start(string(ev.RequestID)) })
 	on(t.ctx, network.LoadingFinished, func(ev network.EventLoadingFinished) { t.net.end(string(ev.RequestID)) })
@@ -508,7 +487,7 @@ func on[E any](ctx context.Context, ev cdp.Event[E], f func(E)) {
 }
 
 // OpenDialog returns the JavaScript dialog open on the page, or nil.
-func (t *Tab) OpenDialog() *Dialog { return t.dialog.Load() }
+func (t *Tab) OpenDialog() *browser.Dialog { return t.dialog.Load() }
 
 // AnswerDialog accepts or dismisses the open dialog (text for a prompt).
 func (t *Tab) AnswerDialog(accept bool, text string) error {
@@ -559,22 +538,17 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 	if session == t.ctx && errors.Is(err, chromedp.ErrTargetDetached) {
 		// The answer can beat the Inspector.detached event: the tab is
 		// gone either way, for this call and every later one.
-		t.setGone(fmt.Errorf("%w: the browser detached from it (closed or crashed)", ErrTabGone))
+		t.setGone(fmt.Errorf("%w: the browser detached from it (closed or crashed)", browser.ErrTabGone))
 		return fmt.Errorf("%s: %w", step, context.Cause(t.gone))
 	}
 	if session.Err() != nil {
-		return fmt.Errorf("%s: %w", step, ErrConnectionClosed)
+		return fmt.Errorf("%s: %w", step, browser.ErrConnectionClosed)
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &DeadlineError{Step: step, After: t.browser.opts.callTimeout(), Attached: t.browser.attached}
 	}
 	return fmt.Errorf("%s: %w", step, err)
 }
-
-// ErrStillLoading wraps Navigate's error when the load event did not come
-// within the call deadline but the document itself has been parsed: the
-// page is usable and the caller may observe it, with a warning.
-var ErrStillLoading = errors.New("load event not fired")
 
 // Navigate loads url, waits for the load event, then lets the page settle
 // for wait. Pages whose load event waits on dead third-party hosts are
@@ -586,23 +560,16 @@ func (t *Tab) Navigate(rawURL string, wait time.Duration) error {
 	return err
 }
 
-// A Response is the HTTP answer to a document's request (Status 0 when the
-// load had none: about:blank, data:, a same-document navigation).
-type Response struct {
-	Status     int
-	StatusText string
-}
-
 // Load is Navigate that also gives the document's HTTP status: a 404 page
 // loads like any other, and only the status says it is one.
-func (t *Tab) Load(rawURL string, wait time.Duration) (Response, error) {
-	var resp Response
+func (t *Tab) Load(rawURL string, wait time.Duration) (browser.Response, error) {
+	var resp browser.Response
 	// A dialog the page opens while loading ends the wait: the page waits
 	// for it, and the caller sees it (OpenDialog).
 	err := t.input("navigate to "+rawURL, func(ctx context.Context) error {
 		r, err := chromedp.Run(ctx, chromedp.NavigateResponse(rawURL))
 		if r != nil {
-			resp = Response{Status: int(r.Status), StatusText: r.StatusText}
+			resp = browser.Response{Status: int(r.Status), StatusText: r.StatusText}
 		}
 		return err
 	})
@@ -613,7 +580,7 @@ func (t *Tab) Load(rawURL string, wait time.Duration) (Response, error) {
 // ErrStillLoading, else the settle wait.
 func (t *Tab) loaded(err error, wait time.Duration) error {
 	if errors.Is(err, context.DeadlineExceeded) && t.ctx.Err() == nil && t.documentParsed() {
-		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", ErrStillLoading, t.browser.opts.callTimeout(), err)
+		return fmt.Errorf("%w within %s (document parsed; observing it anyway): %v", browser.ErrStillLoading, t.browser.opts.callTimeout(), err)
 	}
 	if err != nil {
 		return err

@@ -8,13 +8,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/axfuse/axfuse/domsnap"
 )
 
 // Out-of-process iframes. With site isolation (Chrome's default) a
@@ -362,38 +362,31 @@ func (t *Tab) sessionFor(frame string) context.Context {
 	return t.ctx
 }
 
-// Hit is what a click at a point reaches: a node, named by its backend id
-// within the target (process) that holds it.
-type Hit struct {
-	Target  string
-	Backend int64
-}
-
 // HitTest asks the browser which node a click at (x, y) (top-level viewport
 // CSS px) reaches, following the point into out-of-process iframes: the
 // tab's hit test stops at their <iframe> element.
-func (t *Tab) HitTest(x, y float64) (Hit, error) {
+func (t *Tab) HitTest(x, y float64) (browser.Hit, error) {
 	r := t.routes.Load()
 	s := &session{ctx: t.ctx, target: t.TargetID()}
 	for range t.frameDepth() + 1 {
 		b, err := t.nodeAt(s.ctx, int64(math.Round(x)), int64(math.Round(y)))
 		if err != nil {
-			return Hit{}, err
+			return browser.Hit{}, err
 		}
 		var child *session
 		if r != nil {
 			child = r.children[ownerKey{s.target, b}]
 		}
 		if child == nil || child.ctx == nil {
-			return Hit{Target: s.target, Backend: b}, nil
+			return browser.Hit{Target: s.target, Backend: b}, nil
 		}
 		ox, oy, err := t.contentOrigin(s.ctx, b)
 		if err != nil {
-			return Hit{}, err
+			return browser.Hit{}, err
 		}
 		x, y, s = x-ox, y-oy, child
 	}
-	return Hit{}, errors.New("hit test: iframes nested too deep")
+	return browser.Hit{}, errors.New("hit test: iframes nested too deep")
 }
 
 // contentOrigin is the top-left of an iframe element's content box in its
