@@ -427,7 +427,6 @@ func (s *Session) hitCheck(t Target, tree *fuse.Tree, _ *Observed) error {
 	return nil
 }
 
-
 func orSomething(s string) string {
 	if s == "" {
 		return "another element"

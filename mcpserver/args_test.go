@@ -146,4 +146,3 @@ func FuzzToolArguments(f *testing.F) {
 		}
 	})
 }
-
