@@ -6,7 +6,7 @@ GO ?= go
 # loader and libc starts about 2 ms sooner (every snapshot is a process).
 export CGO_ENABLED ?= 0
 
-.PHONY: demo test chromium build bench record
+.PHONY: demo test chromium build bench record record-sessions
 
 demo: chromium
 	$(GO) run ./cmd/axfuse snapshot
@@ -27,3 +27,9 @@ bench:
 # Re-record the captures under testdata/captures from testdata/pages.
 record: chromium build
 	./scripts/record-captures.sh
+
+# Re-record the act and MCP sessions under testdata/sessions (the scenarios
+# of testdata/sessions/scenarios.json on real Chromium), which the act and
+# mcpserver unit tests replay.
+record-sessions: chromium
+	AXFUSE_RECORD=1 $(GO) test -count=1 -run 'TestRecordedSessionsHoldLive$$' ./cmd/axfuse

@@ -34,7 +34,6 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
-	"github.com/axfuse/axfuse/layout"
 )
 
 // Session is one tab and its refs.
@@ -286,7 +285,7 @@ func (s *Session) observeWith(opts fuse.Options, co browser.CaptureOptions) (*Ob
 	doc := DocumentID(c)
 	s.Refs.Document(doc)
 	opts.Refs = s.Refs
-	o := &Observed{Capture: c, Tree: fuse.Build(c, layout.Compute(c), opts), Document: doc}
+	o := &Observed{Capture: c, Tree: fuse.FromCapture(c, opts), Document: doc}
 	s.last.Store(o)
 	return o, nil
 }

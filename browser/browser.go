@@ -124,7 +124,7 @@ type Interception struct {
 	// the press: a hover swapped its label or role.
 	Changed string `json:"changed"`
 	// Above: the event came in a frame above the element's, over its iframe.
-	Above bool `json:"-"`
+	Above bool `json:"above,omitempty"`
 }
 
 // NotActionable says why an element cannot take an action now; nothing

@@ -134,6 +134,13 @@ const (
 // CaptureModes lists the modes, in the order help texts name them.
 var CaptureModes = []CaptureMode{CaptureFull, CaptureViewport, CaptureAuto}
 
+// Pos is a node's place in one capture: its document (an index into
+// Documents) and its index in that document's Nodes. It names a node
+// within a capture; Key names it across captures and at the browser.
+type Pos struct {
+	Doc, Node int
+}
+
 // Key is a node's identity across captures and at the browser: the frame
 // that holds it and its backend node id, which stays the same for the
 // life of the node however often the page is captured.

@@ -67,7 +67,7 @@ func (b *builder) axNode(fd *frameData, i, dom int) *Node {
 		n.URL = b.linkURL(fd, ax, dom) // as written, as the fused view and Playwright print it
 	}
 	focusable, _ := ax.Prop("focusable")
-	reasons := index.Reasons(index.Signals{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""})
+	reasons := index.Reasons(index.Signals{Traits: index.Traits{Role: ax.Role, Focusable: focusable == "true", HasHref: n.URL != ""}})
 	b.markTarget(n, fd, i, dom, reasons, scope{})
 	return n
 }

@@ -203,14 +203,17 @@ func skip(ns []*Node, i *int) {
 	}
 }
 
-// leftOut words a run of dropped siblings, s summing them up: "4990
-// rows, 4990 links left out for the token budget".
+// leftOut words a run of dropped siblings, s summing them up: "1193
+// rows, 1193 links, 1193 buttons left out for the token budget" (the big
+// capture's table with OffscreenKeep, cut to 600 tokens).
 func leftOut(s summary, run []*Node) string {
 	return fmt.Sprintf("%s left out for the token budget", describeCounts(s, countNodes(run)))
 }
 
 // budgetNote is the last line of a cut view: what is missing and how to
-// get it.
+// get it, such as "cut to fit 600 tokens: 1194 rows, 1193 links, 1194
+// buttons left out; search with find (role, name, text) or print one part
+// with a scope" (hint empty).
 func budgetNote(max int, left summary, hint string) *Node {
 	total := 0
 	for _, c := range left.roles {

@@ -100,7 +100,7 @@ func stillThere(old, cur *Tree, n *Node, there map[domsnap.Key]bool) bool {
 	if old.view == nil || cur.view == nil || !n.at.ok || !partial(cur.view.c) {
 		return false
 	}
-	b, ok := old.view.g.Box(n.at.doc, n.at.dom)
+	b, ok := old.view.g.Box(n.at.Doc, n.at.Node)
 	if !ok || b.W == 0 && b.H == 0 {
 		return false // a viewport capture keeps boxes with no area wherever they are
 	}

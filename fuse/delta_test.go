@@ -5,11 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
-	"github.com/axfuse/axfuse/layout"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestDiffRefsThatWent: of the refs a delta's old view showed and the new
@@ -47,8 +45,8 @@ func TestDiffRefsThatWent(t *testing.T) {
 				removeLink(t, after, name, false)
 			}
 			refs := index.NewTable()
-			old := Build(before, layout.Compute(before), Options{Refs: refs})
-			cur := Build(after, layout.Compute(after), Options{Refs: refs})
+			old := FromCapture(before, Options{Refs: refs})
+			cur := FromCapture(after, Options{Refs: refs})
 			d := Diff(old, cur)
 			var doc any
 			if err := yaml.Unmarshal([]byte(d), &doc); err != nil {

@@ -11,12 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/golden"
 	"github.com/axfuse/axfuse/layout"
+	"go.yaml.in/yaml/v3"
 )
 
 func load(t testing.TB, path string) *domsnap.Capture {
@@ -34,9 +33,9 @@ func TestGolden(t *testing.T) {
 	for name, path := range golden.Captures(t, "..") {
 		t.Run(name, func(t *testing.T) {
 			c := load(t, path)
-			for _, mode := range []string{ModeFused, ModeAX} {
+			for _, mode := range Modes {
 				obs := Snapshot(c, Options{Mode: mode})
-				golden.Check(t, filepath.Join("testdata", name+"."+mode+".yaml"), []byte(obs.Snapshot))
+				golden.Check(t, filepath.Join("testdata", name+"."+string(mode)+".yaml"), []byte(obs.Snapshot))
 				checkParses(t, obs)
 				if mode == ModeFused {
 					els, _ := json.MarshalIndent(obs.Elements, "", " ")
@@ -228,8 +227,9 @@ func BenchmarkFuse(b *testing.B) {
 func TestBudget(t *testing.T) {
 	c := load(t, "../testdata/captures/big.capture.json")
 	for _, tc := range []struct {
-		mode, offscreen string
-		max             int
+		mode      Mode
+		offscreen Offscreen
+		max       int
 	}{
 		{ModeAX, "", 8000}, {ModeAX, "", 2000}, {ModeAX, "", 500},
 		{ModeFused, OffscreenKeep, 4000}, {ModeFused, OffscreenKeep, 600},

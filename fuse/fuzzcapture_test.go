@@ -12,9 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/axfuse/axfuse/domsnap"
+	"go.yaml.in/yaml/v3"
 )
 
 // Fuzzing the pipeline with hostile captures: every string, index and box

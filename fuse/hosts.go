@@ -1,6 +1,9 @@
 package fuse
 
-import "github.com/axfuse/axfuse/domsnap"
+import (
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+)
 
 // Hosts: targets Chrome made no AX node of. Chrome leaves many plain
 // elements out of its accessibility tree: a <span style="cursor: pointer">
@@ -93,7 +96,7 @@ func (b *builder) hostOf(fd *frameData, k, top int) (int, []string) {
 		}
 		if f.kinds[p]&(hasListeners|isClickable|isDraggable) != 0 || f.has(p, cursorStart) {
 			r := b.reasons(b.signals(fd, &hostAX, p))
-			if len(r) > 0 && !(len(r) == 1 && r[0] == "scrollable") && !b.g.IsGhost(fd.doc, p) {
+			if len(r) > 0 && !(len(r) == 1 && r[0] == index.ReasonScrollable) && !b.g.IsGhost(fd.doc, p) {
 				host, hostReasons = p, r
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/internal/golden"
-	"github.com/axfuse/axfuse/layout"
 )
 
 // textLines lists the text lines of a view, in order, at any depth.
@@ -32,7 +31,7 @@ func textLines(ns []*Node) []string {
 // emphasis or a listitem, are its inline text.)
 func TestBlockBoundariesEndLines(t *testing.T) {
 	c := load(t, "../testdata/captures/blocks.capture.json")
-	tree := Build(c, layout.Compute(c), Options{})
+	tree := FromCapture(c, Options{})
 	want := []string{
 		`Press the link named "Onward".`, // the instruction div before the task area
 		"Velvet harbour lanterns drift past the pier.",
@@ -74,7 +73,7 @@ func TestBlockBoundariesEndLines(t *testing.T) {
 func TestNamesNeverSwallowTargets(t *testing.T) {
 	for _, name := range []string{"delegated", "delegated-viewport"} {
 		c := load(t, "../testdata/captures/"+name+".capture.json")
-		tree := Build(c, layout.Compute(c), Options{})
+		tree := FromCapture(c, Options{})
 		obs := Snapshot(c, Options{})
 		cancels, edits := 0, 0
 		for _, el := range obs.Elements {

@@ -15,7 +15,7 @@ type Observation struct {
 	URL        string           `json:"url"`
 	Title      string           `json:"title"`
 	Viewport   domsnap.Viewport `json:"viewport"`
-	Mode       string           `json:"mode"`
+	Mode       Mode             `json:"mode"`
 	Snapshot   string           `json:"snapshot"`
 	Elements   []Element        `json:"elements"`
 	Screenshot *Screenshot      `json:"screenshot"`

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/layout"
 )
 
 // scaledTable returns the recorded 1,200-row table capture (made by axfuse
@@ -220,7 +219,7 @@ func BenchmarkPipeline(b *testing.B) {
 }
 
 func pipeline(c *domsnap.Capture) {
-	t := Build(c, layout.Compute(c), Options{})
+	t := FromCapture(c, Options{})
 	_ = YAML(t.Roots)
 }
 

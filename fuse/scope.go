@@ -36,7 +36,8 @@ func (v *view) scope(full []*Node) ([]*Node, bool) {
 	return []*Node{{Role: "note", Text: fmt.Sprintf("nothing matches the scope %s", s)}}, true
 }
 
-// Query selects nodes for Find; empty fields match anything.
+// Query selects nodes for Find; empty fields match anything, but a Query
+// with no field set matches nothing.
 type Query struct {
 	Role string // exact role, case-insensitive
 	Name string // substring of the name, case-insensitive
@@ -204,5 +205,5 @@ func (t *Tree) At(x, y float64) Spot {
 			return Spot{Covered: true, Ref: el.Ref, Line: Key(&Node{Role: el.Role, Name: el.Name})}
 		}
 	}
-	return Spot{Covered: true, Line: t.view.coverName(where{hit.Doc, hit.Node, true})}
+	return Spot{Covered: true, Line: t.view.coverName(where{hit, true})}
 }

@@ -112,7 +112,7 @@ func hiddenReason(reasons []string) bool {
 var nativeClickable = map[string]bool{"a": true, "area": true, "button": true, "input": true, "select": true, "textarea": true, "label": true, "option": true, "summary": true, "details": true}
 
 func (b *builder) signals(fd *frameData, ax *domsnap.AXNode, dom int) index.Signals {
-	s := index.Signals{Role: ax.Role}
+	s := index.Signals{Traits: index.Traits{Role: ax.Role}}
 	if v, _ := ax.Prop("focusable"); v == "true" {
 		s.Focusable = true
 	}

@@ -6,10 +6,9 @@
 // Pruning follows DevTools and Puppeteer's interestingOnly: ignored nodes
 // and unnamed generic wrappers vanish and their children move up; text that
 // Chrome already folded into a parent's name (name source "contents") is
-// not repeated, though a target inside it keeps its line (hosts.go), and
-// text lines join only within one inline run (lines.go). Mode "ax" prints
-// the AX-only view (Puppeteer interestingOnly over getFullAXTree alone) for
-// comparison.
+// not repeated, though a target inside it keeps its line, and text lines
+// join only within one inline run. Mode "ax" prints the AX-only view
+// (Puppeteer interestingOnly over getFullAXTree alone) for comparison.
 package fuse
 
 import (
@@ -23,11 +22,18 @@ import (
 	"github.com/axfuse/axfuse/paintorder"
 )
 
+// Mode is which view an observation is: fused, or the accessibility
+// tree alone (for comparison).
+type Mode string
+
 // Modes of the observation.
 const (
-	ModeFused = "fused"
-	ModeAX    = "ax"
+	ModeFused Mode = "fused"
+	ModeAX    Mode = "ax"
 )
+
+// Modes lists the modes, the default first.
+var Modes = []Mode{ModeFused, ModeAX}
 
 // Limits that keep hostile pages bounded; each cut is marked in the output.
 const (
@@ -82,10 +88,10 @@ type Node struct {
 	fold *fold
 }
 
-// where is a DOM node of the capture; the zero value is none.
+// where is a DOM node of the capture, or (the zero value) none.
 type where struct {
-	doc, dom int
-	ok       bool
+	domsnap.Pos
+	ok bool
 }
 
 // target is an interactive element before it gets its ref.
@@ -127,7 +133,7 @@ type Counts struct {
 
 // Tree is the fused observation before serialization.
 type Tree struct {
-	Mode     string
+	Mode     Mode
 	Roots    []*Node // what the agent sees
 	full     []*Node // everything (Full), built on first use when folded
 	Elements []Element
@@ -143,13 +149,13 @@ type Tree struct {
 
 // Options choose the view.
 type Options struct {
-	Mode string // ModeFused (default) or ModeAX
+	Mode Mode // ModeFused (default) or ModeAX
 	// Refs assigns refs; a fresh table when nil. Passing the same table
 	// across snapshots keeps refs stable.
 	Refs *index.Table
 	// Offscreen is OffscreenCollapse (default), OffscreenKeep or
 	// OffscreenDrop; Margin grows the viewport by that many CSS px.
-	Offscreen string
+	Offscreen Offscreen
 	Margin    float64
 	// Scope prints one subtree: "ROLE", "ROLE:NAME" (name substring,
 	// case-insensitive) or a ref such as "e12".
@@ -249,7 +255,7 @@ type builder struct {
 	// tags and reasonLists share what many nodes would each allocate:
 	// lower-case tag names, and reasons by the signals they come from.
 	tags        map[string]string
-	reasonLists map[reasonKey][]string
+	reasonLists map[index.Traits][]string
 	// sights remember, per document and DOM node, whether a person sees
 	// it (withheld.go); hiddenWhy says why not; withheld lists what went.
 	sights    [][]uint8
@@ -259,7 +265,7 @@ type builder struct {
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options, v *view) *builder {
 	b := &builder{c: c, g: g, v: v, opts: opts, axOnly: opts.Mode == ModeAX, frames: map[string]*frameData{},
-		tags: map[string]string{}, reasonLists: map[reasonKey][]string{}}
+		tags: map[string]string{}, reasonLists: map[index.Traits][]string{}}
 	docOf := map[string]int{}
 	for d := len(c.Documents) - 1; d >= 0; d-- {
 		docOf[c.Documents[d].FrameID] = d
@@ -502,7 +508,7 @@ func (b *builder) elementLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc
 	// The name already holds the text below: from Chrome's name source, or
 	// for a target only the DOM knows of, a name taken from its text.
 	covers := ax.Name != "" && ax.NameFrom == "contents"
-	if dom >= 0 && n.Name == "" && index.OnlyFromDOM(reasons) && reasons[0] != "scrollable" {
+	if dom >= 0 && n.Name == "" && index.OnlyFromDOM(reasons) && reasons[0] != index.ReasonScrollable {
 		n.Name, covers = b.rolelessName(fd, ax, dom)
 	}
 	if b.unseenElement(fd, ax, dom) {
@@ -590,14 +596,14 @@ func (b *builder) textJoins(x, y *Node) bool {
 }
 
 func (b *builder) shown(n *Node) bool {
-	if !n.at.ok || b.g.IsUnseen(n.at.doc, n.at.dom) {
+	if !n.at.ok || b.g.IsUnseen(n.at.Doc, n.at.Node) {
 		return true // screen-reader-only text is read like shown text
 	}
-	s := b.g.ShownBox(n.at.doc, n.at.dom)
+	s := b.g.ShownBox(n.at.Doc, n.at.Node)
 	if s.W > 0 && s.H > 0 {
 		return true
 	}
-	raw, ok := b.g.Box(n.at.doc, n.at.dom)
+	raw, ok := b.g.Box(n.at.Doc, n.at.Node)
 	return !ok || raw.W <= 0 || raw.H <= 0 // nothing to clip
 }
 
@@ -643,7 +649,7 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	if len(reasons) == 0 || b.sameTarget(fd, dom, sc) || b.arealess(fd.doc, dom) {
 		return nil
 	}
-	if len(reasons) == 1 && reasons[0] == "scrollable" {
+	if len(reasons) == 1 && reasons[0] == index.ReasonScrollable {
 		// A scroll container: no name from its (long) text.
 		n := b.node()
 		n.Role, n.States = "scrollable", []string{b.facts(fd).scrollOf(dom)}
@@ -788,7 +794,7 @@ func (b *builder) where(fd *frameData, dom int) where {
 	if dom < 0 {
 		return where{}
 	}
-	return where{fd.doc, dom, true}
+	return where{domsnap.Pos{Doc: fd.doc, Node: dom}, true}
 }
 
 func (b *builder) domIndex(fd *frameData, backend int64) int {
@@ -1010,23 +1016,14 @@ func (b *builder) lower(name string) string {
 	return t
 }
 
-// reasonKey is the part of index.Signals that index.Reasons reads, when
-// the element has no listeners.
-type reasonKey struct {
-	role                                                string
-	href, focusable, editable, clickable, root, appRoot bool
-	cursorStart, delegated, scrollable, label           bool
-	draggable, sortable                                 bool
-}
-
-// reasons is index.Reasons, one shared list per distinct signals (the
-// lists are read, never changed; their capacity is cut so an append
-// copies).
+// reasons is index.Reasons, one shared list per distinct traits of
+// elements with no listeners (the lists are read, never changed; their
+// capacity is cut so an append copies).
 func (b *builder) reasons(s index.Signals) []string {
 	if len(s.Listeners) > 0 {
 		return index.Reasons(s)
 	}
-	k := reasonKey{s.Role, s.HasHref, s.Focusable, s.Editable, s.Clickable, s.Root, s.AppRoot, s.CursorStart, s.Delegated, s.Scrollable, s.Label, s.Draggable, s.Sortable}
+	k := s.Traits
 	r, ok := b.reasonLists[k]
 	if !ok {
 		r = index.Reasons(s)

@@ -12,12 +12,18 @@ import (
 	"github.com/axfuse/axfuse/paintorder"
 )
 
+// Offscreen is what a view does with content outside the viewport.
+type Offscreen string
+
 // Off-screen policies.
 const (
-	OffscreenCollapse = "collapse" // one counted line per off-screen subtree or run
-	OffscreenKeep     = "keep"     // print everything
-	OffscreenDrop     = "drop"     // leave off-screen content out
+	OffscreenCollapse Offscreen = "collapse" // one counted line per off-screen subtree or run
+	OffscreenKeep     Offscreen = "keep"     // print everything
+	OffscreenDrop     Offscreen = "drop"     // leave off-screen content out
 )
+
+// OffscreenPolicies lists the policies, the default first.
+var OffscreenPolicies = []Offscreen{OffscreenCollapse, OffscreenKeep, OffscreenDrop}
 
 // status is what the view pass learns of a node.
 type status struct {
@@ -64,11 +70,14 @@ type axNode struct {
 	i     int
 }
 
+// FromCapture is Build with the capture's own layout.
+func FromCapture(c *domsnap.Capture, opts Options) *Tree { return Build(c, layout.Compute(c), opts) }
+
 // Build fuses a capture into the observation: the full tree, then the view
 // a person at the screen has of it (covered nodes out, off-screen content
 // collapsed, an open modal dialog in scope), then refs in output order.
 // Where the view would collapse it anyway, the full tree is built folded
-// (fold.go) and Tree.Full is built on first use.
+// and Tree.Full is built on first use.
 func Build(c *domsnap.Capture, g *layout.Geometry, opts Options) *Tree {
 	return buildTree(c, g, opts, true)
 }
@@ -193,7 +202,7 @@ func (v *view) lazyFull() []*Node {
 func (v *view) measure(n *Node) {
 	hasRaw, unseen := false, false
 	if n.at.ok {
-		raw, b, ok := v.g.Boxes(n.at.doc, n.at.dom)
+		raw, b, ok := v.g.Boxes(n.at.Doc, n.at.Node)
 		if b.W > 0 || b.H > 0 {
 			n.status.box, n.status.hasBox = b, true
 			n.status.span, n.status.hasSpan = b, true
@@ -202,7 +211,7 @@ func (v *view) measure(n *Node) {
 		}
 		hasRaw = ok && raw.W > 0 && raw.H > 0
 		// Screen-reader-only content is cut to nothing on purpose: it stays.
-		unseen = v.g.IsUnseen(n.at.doc, n.at.dom)
+		unseen = v.g.IsUnseen(n.at.Doc, n.at.Node)
 	}
 	allClipped := len(n.Children) > 0
 	for _, c := range n.Children {
@@ -240,7 +249,7 @@ func (v *view) occlusion(n *Node) {
 		if vd.Occluded {
 			n.status.occluded = true
 			if vd.HasBy {
-				n.status.cover = v.coverName(where{vd.By.Doc, vd.By.Node, true})
+				n.status.cover = v.coverName(where{vd.By, true})
 			}
 		}
 		if v.b.folded > 0 {
@@ -257,7 +266,7 @@ func (v *view) occlusion(n *Node) {
 // something opaque is painted over it. A clear overlay that takes clicks
 // hides no text; an opaque one that takes none hides it.
 func (v *view) coverCheck(n *Node) paintorder.Verdict {
-	d, i := n.at.doc, n.at.dom
+	d, i := n.at.Doc, n.at.Node
 	switch {
 	case n.target != nil:
 		return v.ix.Check(d, i)
@@ -281,9 +290,9 @@ func (v *view) coverName(w where) string {
 		return s
 	}
 	name := ""
-	nodes := v.c.Documents[w.doc].Nodes
-	for k, depth := w.dom, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
-		role, n, ok := v.b.axOf(w.doc, nodes[k].Backend)
+	nodes := v.c.Documents[w.Doc].Nodes
+	for k, depth := w.Node, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
+		role, n, ok := v.b.axOf(w.Doc, nodes[k].Backend)
 		if !ok || role == "RootWebArea" || role == "WebArea" {
 			continue
 		}
@@ -297,7 +306,7 @@ func (v *view) coverName(w where) string {
 		}
 	}
 	if name == "" {
-		name = strings.ToLower(nodes[w.dom].Name)
+		name = strings.ToLower(nodes[w.Node].Name)
 	}
 	v.names[w] = name
 	return name
@@ -547,20 +556,17 @@ func (v *view) direction(n *Node) string {
 	// place to click yet (paintorder draws the same line).
 	in := layout.Intersect(s, v.g.ViewportBox(m))
 	switch {
-	case in.H < peek && in.H < s.H && s.Y+s.H/2 > vh/2:
+	case in.H < paintorder.MinPeek && in.H < s.H && s.Y+s.H/2 > vh/2:
 		return "below"
-	case in.H < peek && in.H < s.H:
+	case in.H < paintorder.MinPeek && in.H < s.H:
 		return "above"
-	case in.W < peek && in.W < s.W && s.X+s.W/2 > vw/2:
+	case in.W < paintorder.MinPeek && in.W < s.W && s.X+s.W/2 > vw/2:
 		return "right"
-	case in.W < peek && in.W < s.W:
+	case in.W < paintorder.MinPeek && in.W < s.W:
 		return "left"
 	}
 	return ""
 }
-
-// peek matches paintorder's minimum visible strip at the viewport's edge.
-const peek = 8.0
 
 func runRole(run []*Node) string {
 	role := run[0].Role
@@ -636,7 +642,7 @@ func (v *view) assignRefs(ns []*Node) []Element {
 				}
 				el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Tag: t.tag, Frame: t.key.Frame, BackendNodeID: t.key.Backend, Reasons: t.reasons}
 				if n.at.ok {
-					if box, ok := v.g.Box(n.at.doc, n.at.dom); ok {
+					if box, ok := v.g.Box(n.at.Doc, n.at.Node); ok {
 						el.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
 					}
 				}
@@ -676,17 +682,17 @@ func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 	if n == nil || !n.at.ok {
 		return Located{}, false
 	}
-	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.doc, dom: n.at.dom}
-	vd := t.view.ix.Check(n.at.doc, n.at.dom)
+	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node}
+	vd := t.view.ix.Check(n.at.Doc, n.at.Node)
 	l.InViewport, l.Occluded, l.Point = vd.InViewport, vd.Occluded, vd.Point
-	if b, ok := t.view.g.FrameBox(n.at.doc, n.at.dom); ok {
+	if b, ok := t.view.g.FrameBox(n.at.Doc, n.at.Node); ok {
 		l.FrameBox, l.HasBox = [4]float64{b.X, b.Y, b.W, b.H}, true
-		if top, ok := t.view.g.Box(n.at.doc, n.at.dom); ok {
+		if top, ok := t.view.g.Box(n.at.Doc, n.at.Node); ok {
 			l.FrameOffset = [2]float64{top.X - b.X, top.Y - b.Y}
 		}
 	}
 	if vd.HasBy {
-		l.Cover = t.view.coverName(where{vd.By.Doc, vd.By.Node, true})
+		l.Cover = t.view.coverName(where{vd.By, true})
 	}
 	return l, true
 }
@@ -707,7 +713,7 @@ func (t *Tree) Reaches(l Located, target string, backend int64) (bool, string) {
 			if d == l.doc && t.view.g.Contains(l.doc, l.dom, i) {
 				return true, ""
 			}
-			return false, t.view.coverName(where{d, i, true})
+			return false, t.view.coverName(where{domsnap.Pos{Doc: d, Node: i}, true})
 		}
 	}
 	return false, "a node of another document"

@@ -64,11 +64,11 @@ func (b *builder) sightOf(doc, dom int, image bool) string {
 			if b.hiddenWhy == nil {
 				b.hiddenWhy = map[where]string{}
 			}
-			b.hiddenWhy[where{doc, dom, true}] = reason
+			b.hiddenWhy[where{domsnap.Pos{Doc: doc, Node: dom}, true}] = reason
 		}
 		return reason
 	}
-	return b.hiddenWhy[where{doc, dom, true}]
+	return b.hiddenWhy[where{domsnap.Pos{Doc: doc, Node: dom}, true}]
 }
 
 // sightMemo is document doc's memo of sights, made on first use.

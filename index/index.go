@@ -62,15 +62,22 @@ func IsDragListener(typ string) bool { return dragTypes[typ] }
 // a target (click or drag): the types a capture records.
 func IsTargetListener(typ string) bool { return clickTypes[typ] || dragTypes[typ] }
 
-// Signals is what fuse knows about one element.
+// Signals is what fuse knows about one element: its listeners and its
+// other traits.
 type Signals struct {
-	Role      string   // AX role ("" when the node has no AX node)
-	Tag       string   // lower-case tag name, "" for non-elements
-	HasHref   bool     // a link with a URL
-	Focusable bool     // AX focusable
-	Editable  bool     // contenteditable / AX editable (not plain inputs)
+	Traits
 	Listeners []string // target listener types (click, drag) on the element itself
-	Clickable bool     // DOMSnapshot isClickable
+}
+
+// Traits are an element's signals beside its listeners: a comparable
+// value, so that a caller may keep the reasons of each distinct one.
+type Traits struct {
+	Role      string // AX role ("" when the node has no AX node)
+	Tag       string // lower-case tag name, "" for non-elements
+	HasHref   bool   // a link with a URL
+	Focusable bool   // AX focusable
+	Editable  bool   // contenteditable / AX editable (not plain inputs)
+	Clickable bool   // DOMSnapshot isClickable
 	// Draggable: the element says draggable="true" (not the default of
 	// images and links, which are targets or not already).
 	Draggable bool
@@ -101,52 +108,75 @@ type Signals struct {
 func Reasons(s Signals) []string {
 	if documentRoles[s.Role] || s.Root {
 		if s.Scrollable && !s.Root {
-			return []string{"scrollable"}
+			return []string{ReasonScrollable}
 		}
 		return nil
 	}
 	var r []string
 	switch {
 	case s.Role == "link" && s.HasHref:
-		r = append(r, "role:link")
+		r = append(r, ReasonRole+"link")
 	case controlRoles[s.Role]:
-		r = append(r, "role:"+roles.Printed(s.Role)) // ARIA names, never Chrome's own
+		r = append(r, ReasonRole+roles.Printed(s.Role)) // ARIA names, never Chrome's own
 	}
 	if s.Focusable {
-		r = append(r, "focusable")
+		r = append(r, ReasonFocusable)
 	}
 	if s.Editable {
-		r = append(r, "contenteditable")
+		r = append(r, ReasonEditable)
 	}
 	if !s.AppRoot {
 		for _, t := range s.Listeners {
 			if IsTargetListener(t) {
-				r = append(r, "listener:"+t)
+				r = append(r, ReasonListener+t)
 			}
 		}
 		if s.Clickable && len(r) == 0 {
-			r = append(r, "clickable")
+			r = append(r, ReasonClickable)
 		}
 	}
 	if s.Draggable {
-		r = append(r, "draggable")
+		r = append(r, ReasonDraggable)
 	}
 	if s.Label {
-		r = append(r, "label")
+		r = append(r, ReasonLabel)
 	}
 	if s.Sortable {
-		r = append(r, "sortable")
+		r = append(r, ReasonSortable)
 	}
 	if s.CursorStart {
-		r = append(r, "cursor:pointer")
+		r = append(r, ReasonCursor)
 	}
 	if s.Delegated && len(r) > 0 {
-		r = append(r, "delegated")
+		r = append(r, ReasonDelegated)
 	}
 	if s.Scrollable {
-		r = append(r, "scrollable")
+		r = append(r, ReasonScrollable)
 	}
 	return r
+}
+
+// The reasons Reasons gives: a control role (role:ROLE), a target
+// listener (listener:TYPE), and these.
+const (
+	ReasonRole       = "role:"
+	ReasonListener   = "listener:"
+	ReasonFocusable  = "focusable"
+	ReasonEditable   = "contenteditable"
+	ReasonClickable  = "clickable"
+	ReasonDraggable  = "draggable"
+	ReasonLabel      = "label"
+	ReasonSortable   = "sortable"
+	ReasonCursor     = "cursor:pointer"
+	ReasonDelegated  = "delegated"
+	ReasonScrollable = "scrollable"
+)
+
+// fromDOM are the reasons that come from DOM signals alone, not from the
+// element's role or focusability (listener:TYPE is one too).
+var fromDOM = map[string]bool{
+	ReasonClickable: true, ReasonDraggable: true, ReasonCursor: true, ReasonDelegated: true,
+	ReasonScrollable: true, ReasonLabel: true, ReasonSortable: true,
 }
 
 // OnlyFromDOM reports whether reasons come from DOM signals alone (a
@@ -154,7 +184,7 @@ func Reasons(s Signals) []string {
 // focusability.
 func OnlyFromDOM(reasons []string) bool {
 	for _, r := range reasons {
-		if !strings.HasPrefix(r, "listener:") && r != "clickable" && r != "draggable" && r != "cursor:pointer" && r != "delegated" && r != "scrollable" && r != "label" && r != "sortable" {
+		if !strings.HasPrefix(r, ReasonListener) && !fromDOM[r] {
 			return false
 		}
 	}

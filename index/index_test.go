@@ -14,27 +14,27 @@ func TestReasons(t *testing.T) {
 		s    Signals
 		want []string
 	}{
-		{"button", Signals{Role: "button", Focusable: true}, []string{"role:button", "focusable"}},
-		{"link with href", Signals{Role: "link", HasHref: true, Focusable: true}, []string{"role:link", "focusable"}},
-		{"link without href", Signals{Role: "link"}, nil},
-		{"listener div", Signals{Role: "generic", Tag: "div", Listeners: []string{"click", "mousedown"}}, []string{"listener:click", "listener:mousedown"}},
-		{"non-click listener", Signals{Role: "generic", Listeners: []string{"keydown"}}, nil},
-		{"isClickable only", Signals{Role: "generic", Clickable: true}, []string{"clickable"}},
-		{"contenteditable", Signals{Role: "generic", Editable: true, Focusable: true}, []string{"focusable", "contenteditable"}},
-		{"delegated body", Signals{Tag: "body", Listeners: []string{"click"}, Root: true}, nil},
-		{"document", Signals{Role: "RootWebArea", Focusable: true}, nil},
-		{"plain text", Signals{Role: "paragraph"}, nil},
-		{"drop zone", Signals{Role: "generic", Tag: "div", Listeners: []string{"dragover", "drop"}}, []string{"listener:dragover", "listener:drop"}},
-		{"drag source", Signals{Role: "generic", Listeners: []string{"dragstart"}}, []string{"listener:dragstart"}},
-		{"drag end and leave alone", Signals{Role: "generic", Listeners: []string{"dragend", "dragleave", "drag"}}, nil},
-		{"draggable card", Signals{Role: "group", Tag: "div", Draggable: true}, []string{"draggable"}},
-		{"draggable with a click listener", Signals{Role: "group", Listeners: []string{"click", "dragstart"}, Draggable: true}, []string{"listener:click", "listener:dragstart", "draggable"}},
-		{"draggable, isClickable", Signals{Role: "group", Clickable: true, Draggable: true}, []string{"clickable", "draggable"}},
+		{"button", Signals{Traits: Traits{Role: "button", Focusable: true}}, []string{"role:button", "focusable"}},
+		{"link with href", Signals{Traits: Traits{Role: "link", HasHref: true, Focusable: true}}, []string{"role:link", "focusable"}},
+		{"link without href", Signals{Traits: Traits{Role: "link"}}, nil},
+		{"listener div", Signals{Traits: Traits{Role: "generic", Tag: "div"}, Listeners: []string{"click", "mousedown"}}, []string{"listener:click", "listener:mousedown"}},
+		{"non-click listener", Signals{Traits: Traits{Role: "generic"}, Listeners: []string{"keydown"}}, nil},
+		{"isClickable only", Signals{Traits: Traits{Role: "generic", Clickable: true}}, []string{"clickable"}},
+		{"contenteditable", Signals{Traits: Traits{Role: "generic", Editable: true, Focusable: true}}, []string{"focusable", "contenteditable"}},
+		{"delegated body", Signals{Traits: Traits{Tag: "body", Root: true}, Listeners: []string{"click"}}, nil},
+		{"document", Signals{Traits: Traits{Role: "RootWebArea", Focusable: true}}, nil},
+		{"plain text", Signals{Traits: Traits{Role: "paragraph"}}, nil},
+		{"drop zone", Signals{Traits: Traits{Role: "generic", Tag: "div"}, Listeners: []string{"dragover", "drop"}}, []string{"listener:dragover", "listener:drop"}},
+		{"drag source", Signals{Traits: Traits{Role: "generic"}, Listeners: []string{"dragstart"}}, []string{"listener:dragstart"}},
+		{"drag end and leave alone", Signals{Traits: Traits{Role: "generic"}, Listeners: []string{"dragend", "dragleave", "drag"}}, nil},
+		{"draggable card", Signals{Traits: Traits{Role: "group", Tag: "div", Draggable: true}}, []string{"draggable"}},
+		{"draggable with a click listener", Signals{Traits: Traits{Role: "group", Draggable: true}, Listeners: []string{"click", "dragstart"}}, []string{"listener:click", "listener:dragstart", "draggable"}},
+		{"draggable, isClickable", Signals{Traits: Traits{Role: "group", Clickable: true, Draggable: true}}, []string{"clickable", "draggable"}},
 		// React puts every listener type on its root: drag ones do not
 		// make the app root a target either; a draggable root still is.
-		{"app root drag listeners", Signals{Role: "generic", Listeners: []string{"click", "dragover", "drop"}, AppRoot: true}, nil},
-		{"draggable below an app root", Signals{Role: "group", Draggable: true, Delegated: true}, []string{"draggable", "delegated"}},
-		{"draggable body", Signals{Tag: "body", Draggable: true, Root: true}, nil},
+		{"app root drag listeners", Signals{Traits: Traits{Role: "generic", AppRoot: true}, Listeners: []string{"click", "dragover", "drop"}}, nil},
+		{"draggable below an app root", Signals{Traits: Traits{Role: "group", Draggable: true, Delegated: true}}, []string{"draggable", "delegated"}},
+		{"draggable body", Signals{Traits: Traits{Tag: "body", Draggable: true, Root: true}}, nil},
 	}
 	for _, c := range cases {
 		if got := Reasons(c.s); !reflect.DeepEqual(got, c.want) {

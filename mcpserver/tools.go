@@ -31,11 +31,11 @@ type (
 		URL    string `json:"url,omitempty" jsonschema:"for new: a URL to load in the new tab"`
 	}
 	snapshotArgs struct {
-		Mode      string `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
-		Target    string `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
-		Depth     int    `json:"depth,omitempty" jsonschema:"print at most this many levels"`
-		MaxTokens int    `json:"max_tokens,omitempty" jsonschema:"cut the snapshot to about this many tokens (default: the server's budget)"`
-		Filename  string `json:"filename,omitempty" jsonschema:"write the YAML to this file and return its path instead"`
+		Mode      fuse.Mode `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
+		Target    string    `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
+		Depth     int       `json:"depth,omitempty" jsonschema:"print at most this many levels"`
+		MaxTokens int       `json:"max_tokens,omitempty" jsonschema:"cut the snapshot to about this many tokens (default: the server's budget)"`
+		Filename  string    `json:"filename,omitempty" jsonschema:"write the YAML to this file and return its path instead"`
 	}
 	findArgs struct {
 		Role string `json:"role,omitempty" jsonschema:"exact role, e.g. link, button, heading"`
@@ -245,7 +245,7 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_snapshot", title: "Page snapshot", effect: reads,
 		desc: "The current tab as YAML: roles, names, states, and [ref=eN] on every interactive element (role-less click targets included). " +
 			"Off-screen parts are collapsed into counted lines and the whole is cut to a token budget; target prints one part, browser_find searches all of it.",
-		rules: map[string]rule{"mode": {enum: []string{"fused", "ax"}}, "depth": between(0, 512), "max_tokens": between(0, 10_000_000)}}, s.snapshot)
+		rules: map[string]rule{"mode": {enum: words(fuse.Modes)}, "depth": between(0, 512), "max_tokens": between(0, 10_000_000)}}, s.snapshot)
 	tool(s, srv, toolSpec{name: "browser_find", title: "Find on the page", effect: reads,
 		desc: "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context. " +
 			"Acting on an off-screen match scrolls it into view."}, s.find)

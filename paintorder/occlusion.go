@@ -3,6 +3,7 @@ package paintorder
 import (
 	"math"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/layout"
 )
 
@@ -23,7 +24,7 @@ type Verdict struct {
 	Point [2]float64
 	// By is the element painted over the centre of the node's box, when
 	// something is: the cover to name.
-	By    Hit
+	By    domsnap.Pos
 	HasBy bool
 }
 
@@ -33,13 +34,15 @@ const maxPieces = 256
 
 // minArea is the uncovered area (CSS px²) below which a node counts as
 // covered, and minSide the narrowest uncovered strip that still counts.
-// minPeek is how much of a node cut by the viewport's edge must show for it
-// to count as in view: less is no place to click, and the agent scrolls.
 const (
 	minArea = 1.0
 	minSide = 2.0
-	minPeek = 8.0
 )
+
+// MinPeek is how much (CSS px) of a node cut by the viewport's edge must
+// show for it to count as in view: less is no place to click, and the
+// agent scrolls.
+const MinPeek = 8.0
 
 // Check measures node (doc, i): its uncovered area within the viewport,
 // by subtracting the shown boxes of every element painted after it that
@@ -84,7 +87,7 @@ func (ix *Index) viewOf(shown layout.Box) (layout.Box, bool) {
 	if view.W <= 0 || view.H <= 0 {
 		return layout.Box{}, false
 	}
-	if view.H < minPeek && view.H < shown.H || view.W < minPeek && view.W < shown.W {
+	if view.H < MinPeek && view.H < shown.H || view.W < MinPeek && view.W < shown.W {
 		return layout.Box{}, false // peeking in from beyond the viewport's edge by a sliver
 	}
 	return view, true
@@ -125,7 +128,7 @@ func (ix *Index) uncovered(doc, i int, view layout.Box, pieces []layout.Box) ([]
 	var above []layout.Box // covers painted in a later layer, not ties
 	ties := false
 	exact := true
-	ix.eachCover(doc, i, view, func(h Hit, b layout.Box, tie bool) {
+	ix.eachCover(doc, i, view, func(h domsnap.Pos, b layout.Box, tie bool) {
 		if !exact {
 			return
 		}
@@ -310,7 +313,7 @@ func (ix *Index) ownText(doc, i int, view layout.Box, above []layout.Box) []layo
 // following the chain of iframes up to the top-level document; tie says the
 // box is in the node's own paint layer (later in tree order), where the
 // node's text still wins.
-func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h Hit, b layout.Box, tie bool)) {
+func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h domsnap.Pos, b layout.Box, tie bool)) {
 	for depth := 0; doc >= 0 && depth < 32; depth++ {
 		order := ix.c.Documents[doc].Nodes[i].Layout.PaintOrder
 		first := depth == 0
@@ -319,7 +322,7 @@ func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h Hit, b layout.B
 				return false
 			}
 			if ix.paintsOver(doc, i, order, e) {
-				f(Hit{doc, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]}, first && e.order == order && e.phase == ix.phase(doc, i))
+				f(domsnap.Pos{Doc: doc, Node: int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]}, first && e.order == order && e.phase == ix.phase(doc, i))
 			}
 			return true
 		})
@@ -332,11 +335,11 @@ func (ix *Index) eachCover(doc, i int, area layout.Box, f func(h Hit, b layout.B
 }
 
 // coverAt returns the topmost box painted over node (doc, i) at (x, y).
-func (ix *Index) coverAt(doc, i int, x, y float64) (Hit, bool) {
-	var best Hit
+func (ix *Index) coverAt(doc, i int, x, y float64) (domsnap.Pos, bool) {
+	var best domsnap.Pos
 	var bestOrder int64
 	found := false
-	ix.eachCover(doc, i, layout.Box{X: x, Y: y}, func(h Hit, b layout.Box, _ bool) {
+	ix.eachCover(doc, i, layout.Box{X: x, Y: y}, func(h domsnap.Pos, b layout.Box, _ bool) {
 		if x < b.X || y < b.Y || x >= b.X+b.W || y >= b.Y+b.H {
 			return
 		}

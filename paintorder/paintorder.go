@@ -17,11 +17,6 @@ import (
 	"github.com/axfuse/axfuse/layout"
 )
 
-// Hit is one node of one document.
-type Hit struct {
-	Doc, Node int
-}
-
 // entry is what a tree stores: the node, its paint order, and its phase
 // within that order: block boxes, then floats, then text — the browser
 // hit-tests a layer's text first, then its floats, then its blocks.
@@ -65,7 +60,7 @@ type Index struct {
 	texts []rtree.RTreeG[entry]
 	// owner is, per document, the iframe node that holds it (Doc -1 for the
 	// top-level document).
-	owner []Hit
+	owner []domsnap.Pos
 	// docs holds what is learnt of each document's nodes, as asked
 	// (lazy.go): only nodes near the viewport are asked about.
 	docs []docFacts
@@ -94,9 +89,9 @@ const maxVisits = 5_000_000
 // Build indexes every visible element box (as its clips leave it) that
 // receives pointer events. pointer-events: none never occludes.
 func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
-	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), texts: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]Hit, len(c.Documents)), docs: make([]docFacts, len(c.Documents))}
+	ix := &Index{c: c, g: g, trees: make([]rtree.RTreeG[entry], len(c.Documents)), texts: make([]rtree.RTreeG[entry], len(c.Documents)), owner: make([]domsnap.Pos, len(c.Documents)), docs: make([]docFacts, len(c.Documents))}
 	for d := range ix.owner {
-		ix.owner[d] = Hit{-1, -1}
+		ix.owner[d] = domsnap.Pos{Doc: -1, Node: -1}
 	}
 	for d := range c.Documents {
 		doc := &c.Documents[d]
@@ -121,7 +116,7 @@ func Build(c *domsnap.Capture, g *layout.Geometry) *Index {
 				continue // its lines stand for it (insertLines)
 			}
 			if cd := n.ContentDocument; cd > d && cd < len(ix.owner) && ix.owner[cd].Doc < 0 {
-				ix.owner[cd] = Hit{d, i}
+				ix.owner[cd] = domsnap.Pos{Doc: d, Node: i}
 			}
 			target := ix.foreignRoot(d, i)
 			if n.PseudoType != "" && n.Parent >= 0 {
@@ -362,9 +357,9 @@ func (ix *Index) Len(doc int) int {
 }
 
 // Owner returns the iframe node that holds document doc.
-func (ix *Index) Owner(doc int) (Hit, bool) {
+func (ix *Index) Owner(doc int) (domsnap.Pos, bool) {
 	if doc <= 0 || doc >= len(ix.owner) || ix.owner[doc].Doc < 0 {
-		return Hit{}, false
+		return domsnap.Pos{}, false
 	}
 	return ix.owner[doc], true
 }
@@ -383,13 +378,13 @@ func (ix *Index) Under(doc int, b layout.Box, f func(node int) bool) {
 
 // TopAt returns the element painted last at (x, y) in viewport CSS px — the
 // node a click there reaches — descending into iframe documents.
-func (ix *Index) TopAt(x, y float64) (Hit, bool) {
+func (ix *Index) TopAt(x, y float64) (domsnap.Pos, bool) {
 	return ix.topIn(0, x, y, 0)
 }
 
-func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
+func (ix *Index) topIn(doc int, x, y float64, depth int) (domsnap.Pos, bool) {
 	if doc < 0 || doc >= len(ix.trees) || depth > 32 {
-		return Hit{}, false
+		return domsnap.Pos{}, false
 	}
 	best, found := entry{order: math.MinInt64}, false
 	ix.trees[doc].Search([2]float64{x, y}, [2]float64{x, y}, func(lo, hi [2]float64, e entry) bool {
@@ -413,9 +408,9 @@ func (ix *Index) topIn(doc int, x, y float64, depth int) (Hit, bool) {
 		best, found = text, true
 	}
 	if !found {
-		return Hit{}, false
+		return domsnap.Pos{}, false
 	}
-	hit := Hit{doc, int(best.node)}
+	hit := domsnap.Pos{Doc: doc, Node: int(best.node)}
 	if cd := ix.c.Documents[doc].Nodes[hit.Node].ContentDocument; cd > doc {
 		if inner, ok := ix.topIn(cd, x, y, depth+1); ok {
 			return inner, true

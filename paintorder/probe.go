@@ -1,9 +1,11 @@
 package paintorder
 
+import "github.com/axfuse/axfuse/domsnap"
+
 // Probe is one element whose verdict can be checked against the browser's
 // own hit test (document.elementFromPoint at Point).
 type Probe struct {
-	Hit
+	domsnap.Pos
 	Verdict
 	// Point is the clickable point, or the centre of the visible box when
 	// the element is occluded.
@@ -26,7 +28,7 @@ func (ix *Index) Probes() []Probe {
 			if !v.InViewport {
 				continue
 			}
-			p := Probe{Hit: Hit{d, i}, Verdict: v, Point: v.Point, Rep: ix.rep(d, i)}
+			p := Probe{Pos: domsnap.Pos{Doc: d, Node: i}, Verdict: v, Point: v.Point, Rep: ix.rep(d, i)}
 			if v.Occluded {
 				b := ix.g.ShownBox(d, i)
 				p.Point = [2]float64{b.X + b.W/2, b.Y + b.H/2}

@@ -52,7 +52,7 @@ type Sight struct {
 	Seen   bool
 	Reason string
 	// By is what paints over it, when it is covered.
-	By    Hit
+	By    domsnap.Pos
 	HasBy bool
 }
 
@@ -428,7 +428,7 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 		}
 		pass *= 1 - a
 		if a >= 0.5 || !s.HasBy {
-			s.By, s.HasBy = Hit{l.doc, int(l.e.node)}, true
+			s.By, s.HasBy = domsnap.Pos{Doc: l.doc, Node: int(l.e.node)}, true
 		}
 	}
 	if alpha*pass < MinAlpha || !drawn && known && Contrast(with, without) < MinContrast {
@@ -573,7 +573,7 @@ func (ix *Index) PaintCheck(doc, i int) Verdict {
 	}
 	v.InViewport = true
 	pieces := []layout.Box{view}
-	ix.eachPaintCover(doc, i, view, func(_ Hit, b layout.Box) bool {
+	ix.eachPaintCover(doc, i, view, func(_ domsnap.Pos, b layout.Box) bool {
 		pieces = subtract(pieces, b)
 		return len(pieces) > 0 && len(pieces) <= maxPieces
 	})
@@ -588,7 +588,7 @@ func (ix *Index) PaintCheck(doc, i int) Verdict {
 	cx, cy := view.X+view.W/2, view.Y+view.H/2
 	if total < minArea && len(pieces) <= maxPieces {
 		v.Occluded, v.Fraction = true, 0
-		ix.eachPaintCover(doc, i, layout.Box{X: cx, Y: cy}, func(h Hit, _ layout.Box) bool {
+		ix.eachPaintCover(doc, i, layout.Box{X: cx, Y: cy}, func(h domsnap.Pos, _ layout.Box) bool {
 			v.By, v.HasBy = h, true
 			return false
 		})
@@ -601,7 +601,7 @@ func (ix *Index) PaintCheck(doc, i int) Verdict {
 // eachPaintCover calls f with the boxes painted over node (doc, i) that
 // cover it (less than CoverAlpha shows through), within area, up the
 // chain of iframes, topmost document first, until f returns false.
-func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(Hit, layout.Box) bool) {
+func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(domsnap.Pos, layout.Box) bool) {
 	type level struct{ doc, i int }
 	var chain []level
 	for d, k, depth := doc, i, 0; d >= 0 && depth < 32; depth++ {
@@ -628,7 +628,7 @@ func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(Hit, layout.
 			if e.kind == paintPattern || e.c.A <= 1-CoverAlpha || ix.g.Contains(d, k, int(e.node)) || ix.paintsUnder(d, k, order, sunk, e) {
 				return true
 			}
-			goOn = f(Hit{d, int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
+			goOn = f(domsnap.Pos{Doc: d, Node: int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
 			return goOn
 		})
 		if !goOn {

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -392,10 +393,22 @@ func (b *Browser) CloseTab(id string) error {
 	if err := b.connected(); err != nil {
 		return err
 	}
-	return bounded(b.opts.callTimeout(), func() error {
+	err := bounded(b.opts.callTimeout(), func() error {
 		_, err := chromedp.CallBrowser(b.ctx, target.CloseTarget, target.CloseTargetParams{TargetID: target.ID(id)})
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	// Chrome answers before the tab has left its target list: wait, a
+	// little, until it has, so that what lists tabs next does not see it.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		pages, err := b.Pages()
+		if err != nil || !slices.ContainsFunc(pages, func(p Page) bool { return p.ID == id }) {
+			break
+		}
+	}
+	return nil
 }
 
 // isPageTab reports whether a target is a tab a snapshot may take.

@@ -85,7 +85,7 @@ func FuzzCDPResults(f *testing.F) {
 		if c.Validate() != nil {
 			return
 		}
-		for _, mode := range []string{fuse.ModeFused, fuse.ModeAX} {
+		for _, mode := range fuse.Modes {
 			fuse.Snapshot(c, fuse.Options{Mode: mode})
 		}
 	})

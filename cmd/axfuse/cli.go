@@ -15,6 +15,7 @@ import (
 
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
 )
 
 // A command is one verb of the CLI: how it is called, what it does, the
@@ -84,21 +85,25 @@ var flagHelp = map[string][2]string{
 
 // binders define each flag on a flag set, writing into the config.
 var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
-	"cdp":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
-	"tab":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
-	"browser":       func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
-	"viewport":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
-	"scale":         func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
-	"wait":          func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
-	"timeout":       func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
-	"frame-depth":   func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
-	"format":        func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
-	"mode":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.mode, n, "fused", "") },
+	"cdp":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
+	"tab":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
+	"browser":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
+	"viewport":    func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
+	"scale":       func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
+	"wait":        func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
+	"timeout":     func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
+	"frame-depth": func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
+	"format":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
+	"mode": func(fs *flag.FlagSet, c *config, n string) {
+		fs.StringVar((*string)(&c.mode), n, string(fuse.ModeFused), "")
+	},
 	"from":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.from, n, "", "") },
 	"screenshot":    func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.screenshot, n, "", "") },
 	"no-screenshot": func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.noScreenshot, n, false, "") },
-	"offscreen":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.offscreen, n, "collapse", "") },
-	"margin":        func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.margin, n, 0, "") },
+	"offscreen": func(fs *flag.FlagSet, c *config, n string) {
+		fs.StringVar((*string)(&c.offscreen), n, string(fuse.OffscreenCollapse), "")
+	},
+	"margin": func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.margin, n, 0, "") },
 	"capture": func(fs *flag.FlagSet, c *config, n string) {
 		fs.StringVar((*string)(&c.capture), n, string(domsnap.CaptureAuto), "")
 	},
@@ -209,8 +214,8 @@ func (cfg *config) checkNumbers(c *checker) {
 
 func (cfg *config) checkWords(c *checker) {
 	c.oneOf("format", cfg.format, "yaml", "json")
-	c.oneOf("mode", cfg.mode, "fused", "ax")
-	c.oneOf("offscreen", cfg.offscreen, "collapse", "keep", "drop")
+	c.oneOf("mode", string(cfg.mode), words(fuse.Modes...)...)
+	c.oneOf("offscreen", string(cfg.offscreen), words(fuse.OffscreenPolicies...)...)
 	c.oneOf("capture", string(cfg.capture), words(domsnap.CaptureAuto, domsnap.CaptureFull, domsnap.CaptureViewport)...)
 	if c.set["viewport"] {
 		if _, _, err := parseViewport(cfg.viewport); err != nil {

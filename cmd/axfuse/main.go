@@ -29,6 +29,7 @@ import (
 
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
 )
 
 func main() {
@@ -99,11 +100,13 @@ type config struct {
 	cdp, tab         string
 	browser, from    string
 	out, screenshot  string
-	format, mode     string
+	format           string
+	mode             fuse.Mode
 	viewport         string
 	width, height    int
 	wait, timeout    time.Duration
-	offscreen, scope string
+	offscreen        fuse.Offscreen
+	scope            string
 	margin           float64
 	depth            int
 	role, name, text string
@@ -137,7 +140,7 @@ type config struct {
 // defaults are the values of flags a command does not take.
 func defaults(cmd string) *config {
 	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: chrome.DefaultFrameDepth,
-		format: "yaml", mode: "fused", offscreen: "collapse", capture: domsnap.CaptureAuto, runs: 5, parallel: 2,
+		format: "yaml", mode: fuse.ModeFused, offscreen: fuse.OffscreenCollapse, capture: domsnap.CaptureAuto, runs: 5, parallel: 2,
 		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second, port: -1, host: "127.0.0.1", maxSessions: 8}
 }
 
