@@ -17,14 +17,15 @@ import (
 // still in the page (off-screen, collapsed, covered: the ref still names
 // it), "gone" when it is not (see stillThere).
 func Diff(old, cur *Tree) string {
-	d := &differ{sig: map[*Node]string{}, oldRefs: map[string]*Node{}}
+	f := cur.Format()
+	d := &differ{f: f, sig: map[*Node]string{}, oldRefs: map[string]*Node{}}
 	walkNodes(old.Roots, func(n *Node) {
 		if n.Ref != "" {
 			d.oldRefs[n.Ref] = n
 		}
 	})
-	if YAML(old.Roots) == YAML(cur.Roots) {
-		return YAML([]*Node{{Role: "note", Text: "nothing changed"}})
+	if Text(f, old.Roots) == Text(f, cur.Roots) {
+		return Text(f, []*Node{{Role: "note", Text: "nothing changed"}})
 	}
 	out := d.level(old.Roots, cur.Roots)
 	seen := map[string]bool{}
@@ -48,7 +49,7 @@ func Diff(old, cur *Tree) string {
 	}
 	out = append(out, refsNote("out of view", away)...)
 	out = append(out, refsNote("gone", gone)...)
-	return YAML(out)
+	return Text(f, out)
 }
 
 // refsNote lists refs under a label, the first 20 by role and name.
@@ -122,14 +123,15 @@ func partial(c *domsnap.Capture) bool {
 }
 
 type differ struct {
-	sig     map[*Node]string // a subtree's YAML, memoized
+	f       Format
+	sig     map[*Node]string // a subtree's text, memoized
 	oldRefs map[string]*Node
 }
 
 func (d *differ) signature(n *Node) string {
 	s, ok := d.sig[n]
 	if !ok {
-		s = YAML([]*Node{n})
+		s = Text(d.f, []*Node{n})
 		d.sig[n] = s
 	}
 	return s

@@ -3,38 +3,13 @@ package fuse
 import (
 	"encoding/json"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/internal/o200k"
 	"github.com/axfuse/axfuse/layout"
 )
-
-// Observation is the JSON form of one snapshot.
-type Observation struct {
-	URL        string           `json:"url"`
-	Title      string           `json:"title"`
-	Viewport   domsnap.Viewport `json:"viewport"`
-	Mode       Mode             `json:"mode"`
-	Snapshot   string           `json:"snapshot"`
-	Elements   []Element        `json:"elements"`
-	Screenshot *Screenshot      `json:"screenshot"`
-	Stats      Stats            `json:"stats"`
-	// Withheld is what the view left out as unseen, for audit: never in
-	// the YAML, whose note only counts it.
-	Withheld []WithheldItem `json:"withheld"`
-	// Regions are the targets the tree cannot describe; the caller takes
-	// the screenshot (AttachScreenshot).
-	Regions []Region `json:"-"`
-}
-
-// Screenshot is the annotated screenshot attached when the tree cannot
-// serve (or when asked for).
-type Screenshot struct {
-	Path    string   `json:"path"`
-	Reason  string   `json:"reason"`
-	Regions []Region `json:"regions"`
-}
 
 // AttachScreenshot records the screenshot written at path: in the JSON,
 // and as the YAML's last line with the reason.
@@ -44,15 +19,11 @@ func (o *Observation) AttachScreenshot(path, reason string) {
 		regions = []Region{}
 	}
 	o.Screenshot = &Screenshot{Path: path, Reason: reason, Regions: regions}
-	o.Snapshot += "- screenshot: " + scalar(path) + "\n  reason: " + scalar(reason) + "\n"
-}
-
-// Stats are node counts per stage, the snapshot's size and stage timings.
-type Stats struct {
-	Counts
-	Lines   int              `json:"lines"`
-	Tokens  int              `json:"tokens"` // o200k tokens of the YAML
-	Timings []domsnap.Timing `json:"timings"`
+	f := o.format
+	if f == nil {
+		f = YAMLFormat
+	}
+	o.Snapshot += f.Screenshot(path, reason)
 }
 
 // Snapshot runs the pure pipeline on a capture: layout, fuse, serialize.
@@ -65,7 +36,9 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	t := Build(c, g, opts)
 	timings = append(timings, domsnap.TimingSince("fuse", start))
 	start = time.Now()
-	yaml := YAML(t.Roots)
+	var text strings.Builder
+	t.Write(&text)
+	yaml := text.String()
 	timings = append(timings, domsnap.TimingSince("serialize", start))
 	start = time.Now()
 	tokens := CountTokens(yaml)
@@ -80,7 +53,7 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 	}
 	return &Observation{
 		URL: c.URL, Title: c.Title, Viewport: c.Viewport, Mode: t.Mode,
-		Snapshot: yaml, Elements: elements, Regions: t.Regions, Withheld: withheld,
+		Snapshot: yaml, format: t.format, Elements: elements, Regions: t.Regions, Withheld: withheld,
 		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
 	}
 }

@@ -21,12 +21,8 @@ import (
 // not a safe YAML plain scalar is quoted again as YAML. Parsing the YAML
 // then reading the name back out of its quotes gives the page's string.
 
-// YAML renders the tree.
-func YAML(roots []*Node) string {
-	var sb strings.Builder
-	writeNodes(&sb, roots, 0)
-	return sb.String()
-}
+// YAML renders the lines in YAMLFormat.
+func YAML(roots []*Node) string { return Text(YAMLFormat, roots) }
 
 func writeNodes(sb *strings.Builder, ns []*Node, depth int) {
 	for _, n := range ns {

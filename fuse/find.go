@@ -12,30 +12,6 @@ import (
 
 var refPattern = regexp.MustCompile(`^e[0-9]+$`)
 
-// scope picks the subtree Options.Scope names, from the full tree: "ROLE",
-// "ROLE:NAME" (name substring, case-insensitive) or a ref of this snapshot.
-func (v *view) scope(full []*Node) ([]*Node, bool) {
-	s := v.opts.Scope
-	if s == "" {
-		return nil, false
-	}
-	var match func(*Node) bool
-	if refPattern.MatchString(s) {
-		key, ok := v.opts.Refs.KeyOf(s)
-		match = func(n *Node) bool { return ok && n.target != nil && n.target.key == key }
-	} else {
-		role, name, _ := strings.Cut(s, ":")
-		name = strings.ToLower(name)
-		match = func(n *Node) bool {
-			return strings.EqualFold(n.Role, role) && strings.Contains(strings.ToLower(n.Name), name)
-		}
-	}
-	if n := findNode(full, match); n != nil {
-		return []*Node{n}, true
-	}
-	return []*Node{{Role: "note", Text: fmt.Sprintf("nothing matches the scope %s", s)}}, true
-}
-
 // Query selects nodes for Find; empty fields match anything, but a Query
 // with no field set matches nothing.
 type Query struct {
@@ -58,13 +34,13 @@ type Match struct {
 // contextLines is how much of a match's subtree Find shows.
 const contextLines = 6
 
-func context(n *Node) string {
+func context(f Format, n *Node) string {
 	if len(n.Children) == 0 {
 		return ""
 	}
-	lines := strings.SplitAfter(YAML([]*Node{n}), "\n")
+	lines := strings.SplitAfter(Text(f, []*Node{n}), "\n")
 	if len(lines) > contextLines {
-		lines = append(lines[:contextLines], "- note: …\n")
+		lines = append(lines[:contextLines], f.More())
 	}
 	return strings.Join(lines, "")
 }
@@ -92,7 +68,7 @@ func (t *Tree) Find(q Query) []Match {
 			}
 			if q.matches(n) {
 				t.giveRef(n)
-				m := Match{Line: Key(n), Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref, Context: context(n)}
+				m := Match{Line: Key(n), Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref, Context: context(t.Format(), n)}
 				if n.Role == "text" {
 					m.Line = line
 				}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 )
 
 // The token budget. When the view is larger than Options.MaxTokens, whole
@@ -28,9 +27,12 @@ type budgetNode struct {
 	kept   bool
 }
 
+// budgeted cuts the view to Options.MaxTokens.
+func (v *view) budgeted(roots []*Node) []*Node { return v.budget(roots, v.opts.MaxTokens) }
+
 // budget cuts roots to fit max tokens, counting refs to come.
 func (v *view) budget(roots []*Node, max int) []*Node {
-	if fits(roots, max) {
+	if fits(formatOf(v.opts), roots, max) {
 		return roots
 	}
 	limit := max * 9 / 10
@@ -39,7 +41,7 @@ func (v *view) budget(roots []*Node, max int) []*Node {
 		var left summary
 		out, left = v.cut(roots, limit)
 		out = append(out, budgetNote(max, left, v.opts.FindHint))
-		if fits(out, max) {
+		if fits(formatOf(v.opts), out, max) {
 			return out
 		}
 		limit = limit * 8 / 10
@@ -47,15 +49,15 @@ func (v *view) budget(roots []*Node, max int) []*Node {
 	return out
 }
 
-// fits counts the YAML's tokens exactly, plus the refs it will get.
-func fits(roots []*Node, max int) bool {
+// fits counts the text's tokens exactly, plus the refs it will get.
+func fits(f Format, roots []*Node, max int) bool {
 	targets := 0
 	walkNodes(roots, func(n *Node) {
 		if n.target != nil {
 			targets++
 		}
 	})
-	return CountTokens(YAML(roots))+targets*refTokens <= max
+	return CountTokens(Text(f, roots))+targets*refTokens <= max
 }
 
 func walkNodes(ns []*Node, f func(*Node)) {
@@ -115,7 +117,7 @@ func (v *view) flatten(roots []*Node) []budgetNode {
 			if n.status.hasSpan {
 				d, in = v.distance(n), v.direction(n) == ""
 			}
-			flat = append(flat, budgetNode{n: n, parent: parent, cost: lineCost(n), inView: in, dist: d, target: n.target != nil})
+			flat = append(flat, budgetNode{n: n, parent: parent, cost: v.lineCost(n), inView: in, dist: d, target: n.target != nil})
 			walk(n.Children, len(flat)-1, d, in)
 		}
 	}
@@ -132,12 +134,9 @@ func (v *view) distance(n *Node) float64 {
 	return dx + dy
 }
 
-// lineCost estimates a node's own line in tokens (about 3 bytes a token
-// for YAML with quotes and brackets), its ref included.
-func lineCost(n *Node) int {
-	var sb strings.Builder
-	writeNode(&sb, &Node{Role: n.Role, Name: n.Name, Text: n.Text, URL: n.URL, Value: n.Value, Description: n.Description, States: n.States}, 0)
-	c := sb.Len()/3 + 2
+// lineCost estimates a node's own line in tokens, its ref included.
+func (v *view) lineCost(n *Node) int {
+	c := formatOf(v.opts).LineCost(n)
 	if n.target != nil {
 		c += refTokens
 	}

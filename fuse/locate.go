@@ -1,0 +1,50 @@
+package fuse
+
+import (
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+)
+
+// Locate finds the element a key names in the full tree, off-screen and
+// covered ones included.
+func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
+	n := findNode(t.Full(), func(n *Node) bool { return n.target != nil && n.target.key == k })
+	if n == nil || !n.at.ok {
+		return Located{}, false
+	}
+	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node}
+	vd := t.view.ix.Check(n.at.Doc, n.at.Node)
+	l.InViewport, l.Occluded, l.Point = vd.InViewport, vd.Occluded, vd.Point
+	if b, ok := t.view.g.FrameBox(n.at.Doc, n.at.Node); ok {
+		l.FrameBox, l.HasBox = [4]float64{b.X, b.Y, b.W, b.H}, true
+		if top, ok := t.view.g.Box(n.at.Doc, n.at.Node); ok {
+			l.FrameOffset = [2]float64{top.X - b.X, top.Y - b.Y}
+		}
+	}
+	if vd.HasBy {
+		l.Cover = t.view.coverName(where{vd.By, true})
+	}
+	return l, true
+}
+
+// Reaches reports whether the node a hit test reached — a backend id within
+// one target (the tab's process, or an out-of-process iframe's) — is the
+// located element or inside it, and names it if not.
+func (t *Tree) Reaches(l Located, target string, backend int64) (bool, string) {
+	docs := t.view.c.Documents
+	for d := range docs {
+		if docs[d].Target != target && target != "" && docs[d].Target != "" {
+			continue // backend ids are unique within one target only
+		}
+		for i := range docs[d].Nodes {
+			if docs[d].Nodes[i].Backend != backend {
+				continue
+			}
+			if d == l.doc && t.view.g.Contains(l.doc, l.dom, i) {
+				return true, ""
+			}
+			return false, t.view.coverName(where{domsnap.Pos{Doc: d, Node: i}, true})
+		}
+	}
+	return false, "a node of another document"
+}

@@ -1,0 +1,34 @@
+package fuse
+
+import (
+	"fmt"
+)
+
+// modal scopes the view to an open modal dialog (aria-modal or showModal),
+// with one line naming the page behind it.
+func (v *view) modal(roots []*Node) []*Node {
+	d := findNode(roots, func(n *Node) bool {
+		return (n.Role == "dialog" || n.Role == "alertdialog") && n.modal && n.status.hasBox
+	})
+	if d == nil {
+		return roots
+	}
+	title := "the page"
+	if t := v.c.Title; t != "" {
+		title = "the page " + Quote(DisplayName(t))
+	}
+	note := &Node{Role: "note", Text: fmt.Sprintf("modal dialog open, %s behind it is inert", title)}
+	return []*Node{note, d}
+}
+
+func findNode(ns []*Node, f func(*Node) bool) *Node {
+	for _, n := range ns {
+		if f(n) {
+			return n
+		}
+		if m := findNode(n.Children, f); m != nil {
+			return m
+		}
+	}
+	return nil
+}

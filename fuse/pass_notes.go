@@ -1,0 +1,17 @@
+package fuse
+
+// countNotes adds a note for each kind of line the view left out unseen:
+// hidden text withheld, invisible targets, and elements under too many
+// stacked boxes to check for covers.
+func (v *view) countNotes(roots []*Node) []*Node {
+	if v.counts.Withheld > 0 {
+		roots = append(roots, withheldNote(v.counts.Withheld))
+	}
+	if v.counts.Invisible > 0 {
+		roots = append(roots, invisibleNote(v.counts.Invisible))
+	}
+	if v.counts.Unchecked > 0 {
+		roots = append(roots, &Node{Role: "note", Text: plural(v.counts.Unchecked, "element") + " not checked for covers (too many boxes stacked on one spot); refs there may be covered"})
+	}
+	return roots
+}
