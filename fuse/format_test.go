@@ -30,7 +30,9 @@ func (plainFormat) LineCost(n *Node) int { return len(n.Role+n.Name+n.Text)/3 + 
 
 func (plainFormat) More() string { return "and more\n" }
 
-func (plainFormat) Screenshot(path, reason string) string { return "screenshot " + path + " " + reason + "\n" }
+func (plainFormat) Screenshot(path, reason string) string {
+	return "screenshot " + path + " " + reason + "\n"
+}
 
 // TestAnotherFormatIsOneImplementation: a view in another Format is
 // written, cut to a budget, diffed and quoted by Find in that Format, and

@@ -41,23 +41,44 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		sb.WriteByte('\n')
 		return
 	case "note":
-		// Notes are axfuse's words, page names in them already quoted:
-		// plain where YAML allows.
-		sb.WriteString("note: ")
-		// A leading count ("9 elements ...") is fine: YAML reads a plain
-		// scalar as a number only when all of it is one.
-		if plainSafe("n"+n.Text, true) && strings.Contains(n.Text, " ") {
-			sb.WriteString(n.Text)
-		} else {
-			sb.WriteString(Quote(n.Text))
-		}
-		sb.WriteByte('\n')
+		writeNote(sb, n.Text)
 		return
 	}
 	n = withSummary(n)
 	sb.WriteString(fittingKey(n))
-	children := n.Children
-	inline := ""
+	inline, children := inlineValue(n)
+	switch {
+	case inline != "":
+		sb.WriteString(": ")
+		sb.WriteString(scalar(inline))
+		sb.WriteByte('\n')
+	case len(children) > 0 || hasProps(n):
+		sb.WriteString(":\n")
+		writeBody(sb, n, children, indent, depth)
+	default:
+		sb.WriteByte('\n')
+	}
+}
+
+// writeNote writes a note's text: axfuse's words, page names in them
+// already quoted, plain where YAML allows.
+func writeNote(sb *strings.Builder, text string) {
+	sb.WriteString("note: ")
+	// A leading count ("9 elements ...") is fine: YAML reads a plain
+	// scalar as a number only when all of it is one.
+	if plainSafe("n"+text, true) && strings.Contains(text, " ") {
+		sb.WriteString(text)
+	} else {
+		sb.WriteString(Quote(text))
+	}
+	sb.WriteByte('\n')
+}
+
+// inlineValue is what a line prints after its key (a value, or its one
+// text child), and the children it prints below; a value beside children
+// goes first among them, as /value.
+func inlineValue(n *Node) (inline string, children []*Node) {
+	children = n.Children
 	switch {
 	case n.Value != "":
 		inline = cutRunes(n.Value, maxValueLen)
@@ -66,32 +87,27 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		children = nil
 	}
 	if inline != "" && (len(children) > 0 || hasProps(n)) {
-		// A value beside children goes first among them.
 		children = append([]*Node{{Role: "/value", Text: inline}}, children...)
 		inline = ""
 	}
-	switch {
-	case inline != "":
-		sb.WriteString(": ")
-		sb.WriteString(scalar(inline))
-		sb.WriteByte('\n')
-	case len(children) > 0 || hasProps(n):
-		sb.WriteString(":\n")
-		if n.URL != "" {
-			sb.WriteString(indent + "  - /url: " + scalar(cutRunes(n.URL, maxURLLen)) + "\n")
+	return inline, children
+}
+
+// writeBody writes what sits below a line: its properties, then its
+// children.
+func writeBody(sb *strings.Builder, n *Node, children []*Node, indent string, depth int) {
+	if n.URL != "" {
+		sb.WriteString(indent + "  - /url: " + scalar(cutRunes(n.URL, maxURLLen)) + "\n")
+	}
+	if n.Description != "" {
+		sb.WriteString(indent + "  - /description: " + scalar(cutRunes(n.Description, maxTextLen)) + "\n")
+	}
+	for _, c := range children {
+		if c.Role == "/value" {
+			sb.WriteString(indent + "  - /value: " + scalar(c.Text) + "\n")
+			continue
 		}
-		if n.Description != "" {
-			sb.WriteString(indent + "  - /description: " + scalar(cutRunes(n.Description, maxTextLen)) + "\n")
-		}
-		for _, c := range children {
-			if c.Role == "/value" {
-				sb.WriteString(indent + "  - /value: " + scalar(c.Text) + "\n")
-				continue
-			}
-			writeNode(sb, c, depth+1)
-		}
-	default:
-		sb.WriteByte('\n')
+		writeNode(sb, c, depth+1)
 	}
 }
 

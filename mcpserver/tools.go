@@ -209,8 +209,20 @@ func (s *Server) keepToPolicy(ts *tabState) error {
 	return fmt.Errorf("the tab went to %s, which this server does not allow (%v); nothing of it is shown, and the tab was sent to about:blank", fuse.Quote(cut(url, 100)), why)
 }
 
+// refRule is the pattern of a ref argument.
+var refRule = rule{pattern: `^(f[0-9]+)?e[0-9]+$`}
+
+// register registers every tool, in the order tools/list gives them.
 func (s *Server) register(srv *mcp.Server) {
-	ref := rule{pattern: `^(f[0-9]+)?e[0-9]+$`}
+	s.registerNavigation(srv)
+	s.registerReading(srv)
+	s.registerInput(srv)
+	s.registerPage(srv)
+	s.registerCaps(srv)
+}
+
+// registerNavigation registers the tools that move the tab between pages.
+func (s *Server) registerNavigation(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_navigate", title: "Navigate to a URL", effect: changes,
 		desc: "Load a URL in the current tab and return its snapshot, with the HTTP status of the document. " +
 			"Only http(s) URLs the server's policy allows load (file: is refused unless the server allows it)."}, s.navigate)
@@ -242,6 +254,10 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_tabs", title: "List, open, select or close tabs", effect: changes,
 		desc:  "List the tabs (the current one marked *), open a new one (with a url to load), select one by index (it becomes the tab the other tools use, and its snapshot is returned), or close one by index.",
 		rules: map[string]rule{"action": {enum: []string{"list", "new", "select", "close"}}, "index": between(0, 1000)}}, s.tabsTool)
+}
+
+// registerReading registers the tools that read the page.
+func (s *Server) registerReading(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_snapshot", title: "Page snapshot", effect: reads,
 		desc: "The current tab as YAML: roles, names, states, and [ref=eN] on every interactive element (role-less click targets included). " +
 			"Off-screen parts are collapsed into counted lines and the whole is cut to a token budget; target prints one part, browser_find searches all of it.",
@@ -249,7 +265,11 @@ func (s *Server) register(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_find", title: "Find on the page", effect: reads,
 		desc: "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context. " +
 			"Acting on an off-screen match scrolls it into view."}, s.find)
-	tool(s, srv, toolSpec{name: "browser_click", title: "Click", effect: changes, rules: map[string]rule{"ref": ref},
+}
+
+// registerInput registers the tools that act on an element by ref.
+func (s *Server) registerInput(srv *mcp.Server) {
+	tool(s, srv, toolSpec{name: "browser_click", title: "Click", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Click an element by ref. The browser's hit test must reach that element at the point clicked, or nothing is done and the answer says what is in the way. " +
 			"Returns what changed since your last snapshot."}, func(ts *tabState, in clickArgs) (*mcp.CallToolResult, error) {
 		count := 1
@@ -258,12 +278,12 @@ func (s *Server) register(srv *mcp.Server) {
 		}
 		return s.after(ts, ts.sess.Click(in.Ref, count))
 	})
-	tool(s, srv, toolSpec{name: "browser_file_upload", title: "Upload files", effect: changes, rules: map[string]rule{"ref": ref},
+	tool(s, srv, toolSpec{name: "browser_file_upload", title: "Upload files", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Give files to a file input by ref, to the file chooser a ref's click opens, or (no ref) to the file chooser an earlier action opened. " +
 			"The files must lie in the server's upload folder."}, func(ts *tabState, in uploadArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Upload(in.Ref, in.Paths))
 	})
-	tool(s, srv, toolSpec{name: "browser_type", title: "Type text", effect: changes, rules: map[string]rule{"ref": ref},
+	tool(s, srv, toolSpec{name: "browser_type", title: "Type text", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Click an editable field by ref, check it has the focus, and type text at its end (clear replaces what it holds; submit presses Enter after). Returns what changed."}, func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Type(in.Ref, in.Text, in.Clear, in.Submit))
 	})
@@ -278,14 +298,14 @@ func (s *Server) register(srv *mcp.Server) {
 		}
 		return s.after(ts, ts.sess.Fill(fields))
 	})
-	tool(s, srv, toolSpec{name: "browser_select_option", title: "Select an option", effect: changes, rules: map[string]rule{"ref": ref},
+	tool(s, srv, toolSpec{name: "browser_select_option", title: "Select an option", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Pick an option of a <select>, listbox or combobox by ref, by its label or value."}, func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
 		if len(in.Values) != 1 {
 			return nil, fmt.Errorf("browser_select_option: values holds %d options; give exactly one", len(in.Values))
 		}
 		return s.after(ts, ts.sess.Select(in.Ref, in.Values[0]))
 	})
-	tool(s, srv, toolSpec{name: "browser_hover", title: "Hover", effect: acts, rules: map[string]rule{"ref": ref},
+	tool(s, srv, toolSpec{name: "browser_hover", title: "Hover", effect: acts, rules: map[string]rule{"ref": refRule},
 		desc: "Move the mouse over an element by ref (menus that open on hover). Returns what changed."}, func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Hover(in.Ref))
 	})
@@ -302,10 +322,14 @@ func (s *Server) register(srv *mcp.Server) {
 		desc:  "Scroll the page, or a scroll container by ref, down (default) or up a screen, or by signed CSS pixels."}, func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Scroll(in.Ref, in.Amount))
 	})
-	tool(s, srv, toolSpec{name: "browser_drag", title: "Drag and drop", effect: changes, rules: map[string]rule{"startRef": ref, "endRef": ref},
+	tool(s, srv, toolSpec{name: "browser_drag", title: "Drag and drop", effect: changes, rules: map[string]rule{"startRef": refRule, "endRef": refRule},
 		desc: "Drag one element onto another by refs: HTML5 drag and drop for draggable elements, else a mouse drag; says what moved."}, func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, ts.sess.Drag(in.StartRef, in.EndRef))
 	})
+}
+
+// registerPage registers the tools around the page: what it shows, logged and asked.
+func (s *Server) registerPage(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_screenshot", title: "Screenshot", effect: reads, rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
 		desc: "A PNG of the viewport, optionally annotated with every ref's box and label, or cropped to one element."}, s.screenshotTool)
 	tool(s, srv, toolSpec{name: "browser_locate", title: "What is at a point", effect: reads,
@@ -340,6 +364,11 @@ func (s *Server) register(srv *mcp.Server) {
 		desc: "Close the current tab; the previous one becomes current (the next call opens a new tab when none is left)."}, func(ts *tabState, _ noArgs) (*mcp.CallToolResult, error) {
 		return s.tabsTool(ts, tabsArgs{Action: "close", Index: ts.owner.current})
 	})
+}
+
+// registerCaps registers the opt-in tools of the capabilities the server
+// was started with.
+func (s *Server) registerCaps(srv *mcp.Server) {
 	if s.hasCap("evaluate") {
 		tool(s, srv, toolSpec{name: "browser_evaluate", title: "Run JavaScript", effect: changes,
 			desc: "Run a JavaScript function in the current page and return its value as JSON (promises are awaited; at most 16 KiB). Enabled by the server's evaluate capability."}, func(ts *tabState, in evaluateArgs) (*mcp.CallToolResult, error) {

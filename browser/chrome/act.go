@@ -185,26 +185,51 @@ func (t *Tab) WheelXY(x, y, dx, dy float64) error {
 // native drag, and the drop end gets dragenter, dragover and drop from
 // Input.dispatchDragEvent. html5 says which kind of drag it was.
 func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
-	ev := func(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
-		return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-			_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
-				Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
-			})
-			return err
-		})
-	}
-	intercept := func(on bool) error {
-		return t.call("Input.setInterceptDrags", func(ctx context.Context) error {
-			_, err := do(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: on})
-			return err
-		})
-	}
-	if err := intercept(true); err != nil {
+	if err := t.interceptDrags(true); err != nil {
 		return false, err
 	}
-	defer intercept(false)
+	defer t.interceptDrags(false)
 	ctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
+	dragged := t.interceptedDrags(ctx)
+	if err := t.mouse(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0); err != nil {
+		return false, err
+	}
+	if err := t.mouse(input.DispatchMouseEventTypeMousePressed, x0, y0, 1); err != nil {
+		return false, err
+	}
+	data, err := t.dragMoves(x0, y0, x1, y1, dragged)
+	if err != nil {
+		return false, err
+	}
+	if data != nil {
+		if err := t.dropAt(x1, y1, data); err != nil {
+			return true, err
+		}
+	}
+	return data != nil, t.mouse(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+}
+
+// mouse sends one event of the left button (buttons: those held).
+func (t *Tab) mouse(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
+	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
+		_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+			Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
+		})
+		return err
+	})
+}
+
+func (t *Tab) interceptDrags(on bool) error {
+	return t.call("Input.setInterceptDrags", func(ctx context.Context) error {
+		_, err := do(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: on})
+		return err
+	})
+}
+
+// interceptedDrags gives the data of the HTML5 drag the page starts, while
+// ctx lives (the first one; the browser waits for it to be dropped).
+func (t *Tab) interceptedDrags(ctx context.Context) <-chan *input.DragData {
 	dragged := make(chan *input.DragData, 1)
 	events := chromedp.Events(ctx, input.DragIntercepted)
 	go func() {
@@ -218,18 +243,18 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
 			}
 		}
 	}()
-	if err := ev(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0); err != nil {
-		return false, err
-	}
-	if err := ev(input.DispatchMouseEventTypeMousePressed, x0, y0, 1); err != nil {
-		return false, err
-	}
+	return dragged
+}
+
+// dragMoves moves the pressed mouse from (x0, y0) to (x1, y1) in steps,
+// and says whether the page started an HTML5 drag on the way (its data).
+func (t *Tab) dragMoves(x0, y0, x1, y1 float64, dragged <-chan *input.DragData) (*input.DragData, error) {
 	const steps = 10
 	var data *input.DragData
 	for i := 1; i <= steps && data == nil; i++ {
 		f := float64(i) / steps
-		if err := ev(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
-			return false, err
+		if err := t.mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
+			return nil, err
 		}
 		select {
 		case data = <-dragged:
@@ -243,18 +268,21 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	if data != nil {
-		for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
-			err := t.input("Input.dispatchDragEvent", func(ctx context.Context) error {
-				_, err := do(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: x1, Y: y1, Data: data})
-				return err
-			})
-			if err != nil {
-				return true, err
-			}
+	return data, nil
+}
+
+// dropAt ends an HTML5 drag at (x, y): enter, over, drop.
+func (t *Tab) dropAt(x, y float64, data *input.DragData) error {
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		err := t.input("Input.dispatchDragEvent", func(ctx context.Context) error {
+			_, err := do(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: x, Y: y, Data: data})
+			return err
+		})
+		if err != nil {
+			return err
 		}
 	}
-	return data != nil, ev(input.DispatchMouseEventTypeMouseReleased, x1, y1, 0)
+	return nil
 }
 
 // InterceptFileChoosers stops file choosers from opening native dialogs;

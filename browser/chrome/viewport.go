@@ -211,32 +211,63 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	if o.Mode == domsnap.CaptureAuto {
 		minElements = AutoMinElements
 	}
-	res, backends, loaders, err := t.viewportPass(before[0], o.Margin, minElements, p)
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p)
 	if err != nil {
 		if errors.Is(t.sameDocument(before), errDocumentChanged) {
 			return nil, errDocumentChanged
 		}
 		return nil, err
 	}
+	res := pass.res
 	if res.Canvases > 0 && o.OnCanvas != nil {
 		o.OnCanvas()
 	}
-	switch {
-	case res.Small:
-		return nil, errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before}
-	case res.TooShare > 0:
-		return nil, errFallBack{why: fmt.Sprintf("about %d of %d elements' nodes meet the viewport", res.TooShare, res.Walked)}
-	case res.TooMany:
-		return nil, errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
-	case o.Mode == domsnap.CaptureAuto && res.Walked >= AutoMinElements && float64(len(backends)) > autoMaxKeptShare*float64(res.Walked):
-		return nil, errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", len(backends), res.Walked)}
-	case t.closedFrameInProcess(before, res, backends, loaders):
-		return nil, errFallBack{why: "a cross-origin frame in view shares the tab's process (no target of its own, unreadable by the pass)"}
+	if err := t.fallBack(o, before, pass); err != nil {
+		return nil, err
 	}
-	docs, frameOf, err := viewDocuments(res, backends, loaders, before, p.target)
+	docs, frameOf, err := viewDocuments(res, pass.backends, pass.loaders, before, p.target)
 	if err != nil {
 		return nil, err
 	}
+	ax, sub, err := t.viewParts(docs, res, p)
+	if err != nil {
+		return nil, err
+	}
+	p.docs = docs
+	p.viewAX = map[string][]domsnap.AXNode{}
+	for d := range docs {
+		p.viewAX[frameOf[d]] = ax[d]
+	}
+	return t.finish(before, p, sub, start, "capture (viewport)", func(c *domsnap.Capture) {
+		c.Mode = domsnap.CaptureViewport
+		// The pass read scroll offsets in the same task as the boxes.
+		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
+	})
+}
+
+// fallBack is the errFallBack that sends a capture to the full one when
+// the viewport pass cannot serve it, nil when it can.
+func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passOut) error {
+	res, kept := pass.res, len(pass.backends)
+	switch {
+	case res.Small:
+		return errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before}
+	case res.TooShare > 0:
+		return errFallBack{why: fmt.Sprintf("about %d of %d elements' nodes meet the viewport", res.TooShare, res.Walked)}
+	case res.TooMany:
+		return errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
+	case o.Mode == domsnap.CaptureAuto && res.Walked >= AutoMinElements && float64(kept) > autoMaxKeptShare*float64(res.Walked):
+		return errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", kept, res.Walked)}
+	case t.closedFrameInProcess(before, res, pass.backends, pass.loaders):
+		return errFallBack{why: "a cross-origin frame in view shares the tab's process (no target of its own, unreadable by the pass)"}
+	}
+	return nil
+}
+
+// viewParts fetches, at once, what the pass does not read itself: layout
+// metrics, the AX nodes and listeners of the kept nodes, and the frames
+// of other processes in view.
+func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][]domsnap.AXNode, []*parts, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	wg.Go(func() {
@@ -256,18 +287,9 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p.docs = docs
-	p.viewAX = map[string][]domsnap.AXNode{}
-	for d := range docs {
-		p.viewAX[frameOf[d]] = ax[d]
-	}
-	return t.finish(before, p, sub, start, "capture (viewport)", func(c *domsnap.Capture) {
-		c.Mode = domsnap.CaptureViewport
-		// The pass read scroll offsets in the same task as the boxes.
-		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
-	})
+	return ax, sub, nil
 }
 
 // canvasesInViewJS counts the document's <canvas> elements whose box meets
@@ -342,14 +364,14 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 // viewportPass runs the pass in the frame's isolated world and returns its
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*viewResult, []int64, []string, error) {
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
 	if minElements > 0 {
 		res, err := t.smallPage(top, minElements)
 		if err != nil || res.Small {
-			return res, nil, nil, err
+			return &passOut{res: res}, err
 		}
 		if res.Walked >= minElements { // not a page taken for its text alone
 			maxShare = autoMaxKeptShare
@@ -375,19 +397,45 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		return nil
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
+	pass, err := decodeViewportPass(raw)
+	if err != nil {
+		return nil, err
+	}
+	res := pass.res
+	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes)", res.Walked, len(pass.backends), res.Probes), start)
+	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
+		if ms, ok := res.Phases[ph]; ok {
+			p.timings = append(p.timings, domsnap.Timing{Step: "viewport pass: " + ph, MS: math.Round(ms*1000) / 1000})
+		}
+	}
+	return pass, nil
+}
+
+// passOut is what the viewport pass found: its result, and the nodes it
+// kept (their backend ids and loaders, in order).
+type passOut struct {
+	res      *viewResult
+	backends []int64
+	loaders  []string
+}
+
+// decodeViewportPass reads the pass's answer: its result (a JSON text),
+// the nodes it kept (their backend ids and loaders, in order) and the
+// canvases in view.
+func decodeViewportPass(raw []byte) (*passOut, error) {
 	var pair []serialized
 	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 3 {
-		return nil, nil, nil, fmt.Errorf("viewport pass: unexpected result shape")
+		return nil, fmt.Errorf("viewport pass: unexpected result shape")
 	}
 	var text string
 	if err := json.Unmarshal(pair[0].Value, &text); err != nil {
-		return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
 	res := &viewResult{}
 	if err := json.Unmarshal([]byte(text), res); err != nil {
-		return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
 	if json.Unmarshal(pair[2].Value, &res.Canvases) != nil {
 		res.Canvases = 0
@@ -395,7 +443,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	var items []serialized
 	if len(pair[1].Value) > 0 {
 		if err := json.Unmarshal(pair[1].Value, &items); err != nil {
-			return nil, nil, nil, fmt.Errorf("viewport pass: %w", err)
+			return nil, fmt.Errorf("viewport pass: %w", err)
 		}
 	}
 	backends := make([]int64, len(items))
@@ -406,13 +454,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 			backends[k], loaders[k] = n.Backend, n.Loader
 		}
 	}
-	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes)", res.Walked, len(items), res.Probes), start)
-	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
-		if ms, ok := res.Phases[ph]; ok {
-			p.timings = append(p.timings, domsnap.Timing{Step: "viewport pass: " + ph, MS: math.Round(ms*1000) / 1000})
-		}
-	}
-	return res, backends, loaders, nil
+	return &passOut{res, backends, loaders}, nil
 }
 
 // closedFrameInProcess reports whether one of the iframes in view that the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
@@ -17,7 +18,14 @@ import (
 var commands = map[string]*command{}
 
 func init() {
-	for _, c := range []*command{
+	for _, c := range slices.Concat(pageCommands(), tabCommands(), viewCommands(), runCommands()) {
+		commands[c.name] = c
+	}
+}
+
+// pageCommands are the commands that observe and act on one page.
+func pageCommands() []*command {
+	return []*command{
 		{name: "snapshot", args: "[flags] [URL]", run: snapshot,
 			summary: "print the fused observation of a page (the demo page with no URL)",
 			detail:  "Print the fused observation of URL: the accessibility tree fused with the DOM snapshot and event listeners, pruned, with refs on interactive elements. With no URL and no --cdp, of the embedded demo page; with --cdp and no URL, of the attached browser's tab (--tab), without navigating it; --from FILE fuses a recorded capture, no browser needed.",
@@ -28,6 +36,12 @@ func init() {
 			detail:  "Act on refs of the attached browser's tab (refs from an earlier snapshot --cdp, open, back, ...), then print the new snapshot. A stale, changed, covered, disabled or wrong kind of target fails, and input that would land on another element is stopped: nothing is done. After the verb only a flag's exact name is a flag; the rest is taken verbatim (\"-2\" too); after -- nothing is a flag.\nVerbs: click REF | dblclick REF | hover REF | check REF | uncheck REF | type REF TEXT [--clear] [--submit] | press REF KEY (Playwright's names: Enter, Shift+Tab, Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT... | scroll [REF] [down|up|PX] | scrollto REF | drag REF REF | upload REF FILE... (a file input, or what opens a file chooser).",
 			example: "axfuse act --cdp http://127.0.0.1:9222 click e12\naxfuse act --cdp http://127.0.0.1:9222 type e4 \"-2\" --submit",
 			flags:   []string{"cdp", "tab", "timeout", "frame-depth", "format", "mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "clear", "submit", "dialog"}},
+	}
+}
+
+// tabCommands are the commands that steer the attached browser's tabs.
+func tabCommands() []*command {
+	return []*command{
 		{name: "open", args: "--cdp ENDPOINT [flags] URL", run: navCommand,
 			summary: "load URL in the attached tab and print its snapshot (refs for act)",
 			detail:  "Load URL in the attached browser's tab (--tab, else the tab in use) and print its snapshot. Its refs are the tab's session: act uses them.",
@@ -58,6 +72,12 @@ func init() {
 			detail:  "Close the attached browser's tab that --tab names (an id, an index or a piece of its URL). The tab must be named: closing the one in use by default would surprise.",
 			example: "axfuse close --cdp http://127.0.0.1:9222 --tab 2",
 			flags:   []string{"cdp", "tab", "timeout"}},
+	}
+}
+
+// viewCommands are the commands that search, compare and record observations.
+func viewCommands() []*command {
+	return []*command{
 		{name: "find", args: "[flags] [URL] --role R --name TEXT --text QUERY", run: find,
 			summary: "search the whole fused tree, off-screen and covered parts too",
 			detail:  "Search the whole fused tree, off-screen and covered nodes included: each match with its path, box, where it stands and its ref (acting on an off-screen one scrolls it into view).",
@@ -78,6 +98,12 @@ func init() {
 			detail:  "Record one capture of URL (or, with --cdp and no URL, of the attached tab), plain JSON, for replay with snapshot --from: the whole page unless --capture says otherwise.",
 			example: "axfuse capture https://example.com -o example.capture.json",
 			flags:   flagsOf(pageFlags, []string{"capture", "o"})},
+	}
+}
+
+// runCommands are the commands that run at length: timings, batches, the MCP server.
+func runCommands() []*command {
+	return []*command{
 		{name: "bench", args: "[flags] [URL...]", run: bench,
 			summary: "time each stage of the observation of pages",
 			detail:  "Capture and fuse each page --runs times (the demo page with no URL) and print each stage's median: CDP calls, layout, fuse, serialize, the whole observation. A page that cannot be measured is reported and makes the exit status 1.",
@@ -94,8 +120,6 @@ func init() {
 			example: "axfuse mcp\naxfuse mcp --cdp http://127.0.0.1:9222 --max-tokens 4000\naxfuse mcp --port 8931 --caps vision",
 			flags: []string{"cdp", "tab", "browser", "viewport", "timeout", "frame-depth", "capture", "max-tokens", "upload-root",
 				"allowed-origins", "blocked-origins", "allow-file-urls", "output-dir", "caps", "port", "host", "max-sessions"}},
-	} {
-		commands[c.name] = c
 	}
 }
 
