@@ -21,7 +21,7 @@ type Format interface {
 	More() string
 }
 
-// YAMLFormat is the YAML of Playwright's aria snapshot (yaml.go).
+// YAMLFormat is the YAML of Playwright's aria snapshot.
 var YAMLFormat Format = yamlFormat{}
 
 // Text is what f writes of these lines.

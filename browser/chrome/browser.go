@@ -365,7 +365,7 @@ func (b *Browser) currentPage() (target.ID, error) {
 }
 
 // Pages lists the browser's page tabs (DevTools and extension pages
-// aside), in the browser's order: the indices --tab takes.
+// aside), in the browser's order: the order Options.Tab indexes.
 func (b *Browser) Pages() ([]Page, error) {
 	if err := b.connected(); err != nil {
 		return nil, err

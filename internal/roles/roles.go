@@ -5,7 +5,7 @@
 // table is a `table`. Chrome sends its internal enum name where ARIA has
 // none (`LayoutTableCell`, `SvgRoot`); older Chromes sent more of them
 // (`GenericContainer`, `Paragraph`). Every role printed anywhere (the
-// fused view, --mode ax, JSON, find, MCP) goes through Printed, so no
+// fused view, the AX-only view, JSON, Find, MCP) goes through Printed, so no
 // internal name reaches the output.
 package roles
 
@@ -52,7 +52,7 @@ func Printed(role string) string {
 	return role
 }
 
-// Same reports whether a role asked for (find --role, a scope "role:name")
+// Same reports whether a role asked for (a Find query's role, a scope "role:name")
 // names a printed role: either spelling, Chrome's or ARIA's, any case. It
 // runs for every node a search visits: one map lookup.
 func Same(asked, printed string) bool {
