@@ -171,10 +171,6 @@ func factsOf(st *domsnap.Style) styleFacts {
 // noStyle stands for a node without a computed style.
 var noStyle = factsOf(&domsnap.Style{})
 
-// The clips that in-flow and absolutely positioned descendants inherit, as
-// indexes into DocGeometry.clips.
-const baseClip, emptyClip = 0, 1
-
 func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	doc := &c.Documents[d]
 	dg := &g.Docs[d]
@@ -184,124 +180,115 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	if d == 0 {
 		dg.baseAlpha = 1
 	}
-	styles := make([]styleFacts, len(doc.Styles))
-	for k := range doc.Styles {
-		styles[k] = factsOf(&doc.Styles[k])
-	}
+	styles := styleTable(doc)
 	dg.clips = []rect{dg.base, {}}
-	w := docWalk{g: g, c: c, d: d, doc: doc, dg: dg, styles: styles, flow: make([]int32, n), abs: make([]int32, n)}
+	flow, abs := make([]int32, n), make([]int32, n)
 	for i := range doc.Nodes {
-		w.node(i)
+		node := &doc.Nodes[i]
+		dg.End[i] = int32(i)
+		p := node.Parent
+		st := &noStyle
+		if node.Layout != nil && node.Layout.Style >= 0 {
+			st = &styles[node.Layout.Style]
+		}
+		clip := int32(baseClip)
+		position := st.position
+		if node.Type != domsnap.ElementNode {
+			position = "" // a text node's style is its parent's
+		}
+		clip = dg.inherit(i, p, position, flow, abs)
+		positioned := position != "" && position != "static"
+		if node.Type == domsnap.ElementNode {
+			dg.styleFlags(i, st)
+		}
+		l := node.Layout
+		if l == nil {
+			continue
+		}
+		b := l.Bounds
+		if !finite(b.X, b.Y, b.W, b.H) {
+			continue
+		}
+		box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
+		dg.flags[i] |= hasBox
+		dg.boxes[i] = box
+		if st.clipsAway && b.W <= 2 && b.H <= 2 {
+			dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
+		}
+		if st.clipsAway || closedDetails(doc, i) {
+			clip = emptyClip // clipped away, with everything inside it
+			flow[i], abs[i] = clip, clip
+		}
+		dg.clip[i] = clip
+		dg.shownFlags(i, st, boxRect(box).intersect(dg.clips[clip]).box(), node.Type == domsnap.ElementNode)
+		if st.overflowClips {
+			if own, ok := overflowClip(node, st, box); ok {
+				dg.clips = append(dg.clips, dg.clips[flow[i]].intersect(own))
+				flow[i] = int32(len(dg.clips) - 1)
+			}
+		}
+		if positioned {
+			abs[i] = flow[i]
+		}
+		if cd := node.ContentDocument; cd > d {
+			g.placeChild(c, d, i, cd, dg.clips[clip])
+		}
 	}
 	dg.spanSubtrees(doc)
 }
 
-// docWalk is what the tree-order walk of one document carries from node to
-// node, in one value so that the per-node calls take a single argument.
-type docWalk struct {
-	g      *Geometry
-	c      *domsnap.Capture
-	d      int
-	doc    *domsnap.Document
-	dg     *DocGeometry
-	styles []styleFacts
-	// flow: clip for in-flow descendants; abs: for absolutely positioned
-	// ones, whose containing block is the nearest positioned ancestor.
-	flow, abs []int32
-}
-
-// node works out node i's facts, box and clip, and the clips it leaves its
-// descendants. Its parent, earlier in tree order, is done.
-func (w *docWalk) node(i int) {
-	node := &w.doc.Nodes[i]
-	dg := w.dg
-	dg.End[i] = int32(i)
-	st := &noStyle
-	if node.Layout != nil && node.Layout.Style >= 0 {
-		st = &w.styles[node.Layout.Style]
-	}
-	position := st.position
-	if node.Type != domsnap.ElementNode {
-		position = "" // a text node's style is its parent's
-	}
-	clip := w.inherit(i, node.Parent, position)
-	if node.Type == domsnap.ElementNode {
-		// A text node's style is its parent's: its opacity is counted.
-		dg.alpha[i] *= st.opacity
-		if st.negativeZ {
-			dg.flags[i] |= sunk
+// spanSubtrees sets each node's End, the last node of its subtree.
+func (dg *DocGeometry) spanSubtrees(doc *domsnap.Document) {
+	for i := len(doc.Nodes) - 1; i > 0; i-- {
+		if p := doc.Nodes[i].Parent; p >= 0 && dg.End[i] > dg.End[p] {
+			dg.End[p] = dg.End[i]
 		}
 	}
-	l := node.Layout
-	if l == nil {
-		return
-	}
-	b := l.Bounds
-	if !finite(b.X, b.Y, b.W, b.H) {
-		return
-	}
-	w.laidOut(i, node, st, clip, position != "" && position != "static")
 }
 
-// inherit gives node i what its parent p passes down: the facts of its
-// ancestors and the clip its position puts it under, which it returns.
-func (w *docWalk) inherit(i int, p int32, position string) int32 {
-	dg := w.dg
+// styleTable is the facts of each of the document's computed styles.
+func styleTable(doc *domsnap.Document) []styleFacts {
+	styles := make([]styleFacts, len(doc.Styles))
+	for k := range doc.Styles {
+		styles[k] = factsOf(&doc.Styles[k])
+	}
+	return styles
+}
+
+// inherit gives node i its parent p's flags and opacity, sets the clips
+// its descendants inherit (flow: for in-flow ones; abs: for absolutely
+// positioned ones, whose containing block is the nearest positioned
+// ancestor) and returns its own clip.
+func (dg *DocGeometry) inherit(i int, p int32, position string, flow, abs []int32) int32 {
 	clip := int32(baseClip)
 	dg.flags[i], dg.alpha[i] = dg.baseFlags, dg.baseAlpha
+	abs[i] = baseClip
 	if p >= 0 {
 		dg.flags[i], dg.alpha[i] = dg.flags[p]&(transparent|unseen|sunk), dg.alpha[p]
 		switch position {
 		case "fixed":
-			clip = baseClip
 		case "absolute":
-			clip = w.abs[p]
+			clip = abs[p]
 		default:
-			clip = w.flow[p]
+			clip = flow[p]
 		}
+		abs[i] = abs[p]
 	}
-	w.flow[i], w.abs[i] = clip, baseClip
-	if p >= 0 {
-		w.abs[i] = w.abs[p]
-	}
+	flow[i] = clip
 	return clip
 }
 
-// laidOut is node's part of the walk for a node with a finite box: its box,
-// the flags that depend on what of it is shown, and the clips its overflow
-// and position leave its descendants.
-func (w *docWalk) laidOut(i int, node *domsnap.Node, st *styleFacts, clip int32, positioned bool) {
-	dg := w.dg
-	b := node.Layout.Bounds
-	box := Box{b.X + dg.OffsetX, b.Y + dg.OffsetY, math.Max(b.W, 0), math.Max(b.H, 0)}
-	dg.flags[i] |= hasBox
-	dg.boxes[i] = box
-	if st.clipsAway && b.W <= 2 && b.H <= 2 {
-		dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
-	}
-	if st.clipsAway || closedDetails(w.doc, i) {
-		clip = emptyClip // clipped away, with everything inside it
-		w.flow[i], w.abs[i] = clip, clip
-	}
-	dg.clip[i] = clip
-	dg.markShown(i, node.Type == domsnap.ElementNode, st, boxRect(box).intersect(dg.clips[clip]).box())
-	if st.overflowClips {
-		if own, ok := overflowClip(node, st, box); ok {
-			dg.clips = append(dg.clips, dg.clips[w.flow[i]].intersect(own))
-			w.flow[i] = int32(len(dg.clips) - 1)
-		}
-	}
-	if positioned {
-		w.abs[i] = w.flow[i]
-	}
-	if cd := node.ContentDocument; cd > w.d {
-		w.g.placeChild(w.c, w.d, i, cd, dg.clips[clip])
+// styleFlags counts an element's own opacity and stacking (a text node's
+// style is its parent's, counted already).
+func (dg *DocGeometry) styleFlags(i int, st *styleFacts) {
+	dg.alpha[i] *= st.opacity
+	if st.negativeZ {
+		dg.flags[i] |= sunk
 	}
 }
 
-// markShown sets node i's opacity and visibility flags, given the part of
-// its box its clips leave.
-func (dg *DocGeometry) markShown(i int, element bool, st *styleFacts, shown Box) {
+// shownFlags marks what a laid-out node shows, given its shown box.
+func (dg *DocGeometry) shownFlags(i int, st *styleFacts, shown Box, element bool) {
 	if st.zeroOpacity && element {
 		dg.flags[i] |= transparent
 	}
@@ -316,15 +303,9 @@ func (dg *DocGeometry) markShown(i int, element bool, st *styleFacts, shown Box)
 	}
 }
 
-// spanSubtrees sets End: walking back, each node's last descendant is known
-// before its parent's is.
-func (dg *DocGeometry) spanSubtrees(doc *domsnap.Document) {
-	for i := len(doc.Nodes) - 1; i > 0; i-- {
-		if p := doc.Nodes[i].Parent; p >= 0 && dg.End[i] > dg.End[p] {
-			dg.End[p] = dg.End[i]
-		}
-	}
-}
+// The clips that in-flow and absolutely positioned descendants inherit,
+// as indexes into DocGeometry.clips: the document's, and none.
+const baseClip, emptyClip = 0, 1
 
 // overflowClip is the clip an element with overflow other than visible puts
 // on its content: its padding box (border box less borders), per axis. The
