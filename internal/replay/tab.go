@@ -30,7 +30,6 @@ type Tab struct {
 	played   map[string]int
 	problems []string
 	sent     []string
-	guards   int
 	ctx      context.Context
 	cancel   context.CancelFunc
 }
