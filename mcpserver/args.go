@@ -264,12 +264,3 @@ func rangeOf(s *jsonschema.Schema) string {
 	}
 	return fmt.Sprintf("at most %v", *s.Maximum)
 }
-
-// words spells typed words (modes) as an enum's strings.
-func words[T ~string](ws []T) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = string(w)
-	}
-	return out
-}

@@ -39,6 +39,12 @@ func load(t *testing.T, name string) *replay.Session {
 // and connects a client to it.
 func serve(t *testing.T, browsers ...*replay.Browser) *mcp.ClientSession {
 	t.Helper()
+	return serveWith(t, func(*mcpserver.Options) {}, browsers...)
+}
+
+// serveWith is serve with the server's options changed by edit.
+func serveWith(t *testing.T, edit func(*mcpserver.Options), browsers ...*replay.Browser) *mcp.ClientSession {
+	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	launched := 0
 	launch := func(context.Context) (mcpserver.Browser, error) {
@@ -49,7 +55,9 @@ func serve(t *testing.T, browsers ...*replay.Browser) *mcp.ClientSession {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	ct, st := mcp.NewInMemoryTransports()
-	go mcpserver.New(replay.ServerOptions(launch)).Run(ctx, st)
+	opts := replay.ServerOptions(launch)
+	edit(&opts)
+	go mcpserver.New(opts).Run(ctx, st)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -235,18 +243,8 @@ func TestDeadBrowserIsReplaced(t *testing.T) {
 func TestBlockedOriginLoadsNothing(t *testing.T) {
 	rec := load(t, "mcp-navigate")
 	b := replay.NewBrowser(rec)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	opts := replay.ServerOptions(func(context.Context) (mcpserver.Browser, error) { return b, nil })
-	opts.Policy.BlockedOrigins = []string{rec.URL}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ct, st := mcp.NewInMemoryTransports()
-	go mcpserver.New(opts).Run(ctx, st)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := serveWith(t, func(o *mcpserver.Options) { o.Policy.BlockedOrigins = []string{rec.URL} }, b)
+	ctx := context.Background()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "browser_navigate", Arguments: map[string]any{"url": rec.URL + "/"}})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/internal/enum"
 )
 
 // A command is one verb of the CLI: how it is called, what it does, the
@@ -181,15 +182,6 @@ func (c *checker) durIn(f string, v, lo, hi time.Duration) {
 	}
 }
 
-// words spells typed words (modes) as strings.
-func words[T ~string](ws ...T) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = string(w)
-	}
-	return out
-}
-
 func (c *checker) oneOf(f, v string, choices ...string) {
 	if c.set[f] && !slices.Contains(choices, v) {
 		c.bad(f, fmt.Sprintf("%q", v), strings.Join(choices, ", "))
@@ -214,9 +206,9 @@ func (cfg *config) checkNumbers(c *checker) {
 
 func (cfg *config) checkWords(c *checker) {
 	c.oneOf("format", cfg.format, "yaml", "json")
-	c.oneOf("mode", string(cfg.mode), words(fuse.Modes...)...)
-	c.oneOf("offscreen", string(cfg.offscreen), words(fuse.OffscreenPolicies...)...)
-	c.oneOf("capture", string(cfg.capture), words(domsnap.CaptureAuto, domsnap.CaptureFull, domsnap.CaptureViewport)...)
+	c.oneOf("mode", string(cfg.mode), enum.Strings(fuse.Modes...)...)
+	c.oneOf("offscreen", string(cfg.offscreen), enum.Strings(fuse.OffscreenPolicies...)...)
+	c.oneOf("capture", string(cfg.capture), enum.Strings(domsnap.CaptureAuto, domsnap.CaptureFull, domsnap.CaptureViewport)...)
 	if c.set["viewport"] {
 		if _, _, err := parseViewport(cfg.viewport); err != nil {
 			c.errs = append(c.errs, err.Error())
