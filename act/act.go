@@ -41,7 +41,7 @@ type Session struct {
 	// viewport or auto; default full). A ref that a viewport observation
 	// does not hold is looked for in a full one before it counts as gone.
 	Capture browser.CaptureOptions
-	// Settle bounds the wait for the page to go quiet after an action.
+	// Settle bounds the wait after an action for what it caused.
 	Settle time.Duration
 	// Cache makes Resolve start from the last complete observation instead
 	// of capturing again; the browser's hit test still checks the target,
@@ -64,13 +64,40 @@ type Session struct {
 	inputAt time.Time
 }
 
+// DefaultSettle bounds the wait after an action when the caller sets none.
+const DefaultSettle = 3 * time.Second
+
 // Done is what an action did beside its input: notes for its answer (what
 // a drag moved, script errors the page raised meanwhile) and the tabs it
 // opened.
 type Done struct {
 	Notes  []string
 	Opened []browser.TabInfo
+	// Settled is how the wait after the input went (the last one, for
+	// an action that waits twice); zero when the action sent no input.
+	Settled browser.Settled
 }
+
+// Timings are the wait's parts as stage timings, for an observation's
+// stats: each part's time from the input until it was over, and the
+// whole wait.
+func (d Done) Timings() []domsnap.Timing {
+	st := d.Settled
+	if st.Waited == 0 {
+		return nil
+	}
+	var out []domsnap.Timing
+	for _, p := range st.Parts {
+		out = append(out, domsnap.Timing{Step: fmt.Sprintf("settle: %s (%d)", p.Name, p.Count), MS: ms(p.Done)})
+	}
+	whole := "settle: the whole wait"
+	if st.HitBound {
+		whole += " (stopped at its bound)"
+	}
+	return append(out, domsnap.Timing{Step: whole, MS: ms(st.Waited)})
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // LastDone is what the last action did beside its input.
 func (s *Session) LastDone() Done { return s.done }
@@ -148,7 +175,7 @@ func Open(tab Page, endpoint string, opts fuse.Options) (*Session, error) {
 	if err := tab.InterceptFileChoosers(); err != nil {
 		return nil, err
 	}
-	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: 3 * time.Second, path: path}, nil
+	return &Session{Tab: tab, Refs: LoadTable(path), Options: opts, Settle: DefaultSettle, path: path}, nil
 }
 
 // DocumentID names the top-level document of a capture: a new one (a
@@ -303,8 +330,15 @@ func (s *Session) frames() []string {
 	return out
 }
 
-// settle waits, at most Settle, for the page to go quiet.
-func (s *Session) settle() { s.Tab.Settle(s.Settle, s.inputAt) }
+// settle waits, at most Settle, for what the action caused; a wait that
+// ran to its bound says so in the answer, with what was still pending.
+func (s *Session) settle() {
+	st := s.Tab.Settle(s.Settle, s.inputAt)
+	s.done.Settled = st
+	if sum := st.Summary(); sum != "" {
+		s.note(sum)
+	}
+}
 
 // Upload gives files to a file input by ref, or (ref "") to the file
 // chooser an earlier action opened. A ref that is not a file input is

@@ -44,9 +44,9 @@ type Page interface {
 	// says the page started an HTML5 drag, which the browser completed.
 	Drag(x0, y0, x1, y1 float64) (html5 bool, err error)
 
-	// Settle waits, at most max, for the page to go quiet after input sent
-	// at since (zero: now).
-	Settle(max time.Duration, since time.Time)
+	// Settle waits, at most max from since (the input; zero: now), until
+	// what the input caused is over, and says how the wait went.
+	Settle(max time.Duration, since time.Time) browser.Settled
 	// Mark and Since bracket an action: the script errors the page raised
 	// and the tabs it opened in between.
 	Mark() int

@@ -27,7 +27,10 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	// producing the frame.)
 	var early *screenshot.Pending
 	var onCanvas func()
-	if full || ts.seen == nil {
+	switch {
+	case ts.screenshot == "always":
+		early = screenshot.Start(ts.tab, s.timeout())
+	case ts.screenshot != "never" && (full || ts.seen == nil):
 		onCanvas = func() { early = screenshot.Start(ts.tab, s.timeout()) }
 	}
 	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), onCanvas)
@@ -51,8 +54,13 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 			meta["deltaTokens"] = dt
 			fmt.Fprintf(&sb, "Changes since your last snapshot (%d tokens; the full snapshot is %d, browser_snapshot shows it):\n", dt, fullTokens)
 			sb.WriteString(delta)
-			early.Drop()
-			return textResult(sb.String(), meta), nil
+			res := textResult(sb.String(), meta)
+			if ts.screenshot == "always" {
+				s.attachRegions(ts, o, res, early)
+			} else {
+				early.Drop()
+			}
+			return res, nil
 		}
 	}
 	fmt.Fprintf(&sb, "Snapshot (%d tokens):\n", fullTokens)
@@ -79,19 +87,26 @@ func writePage(sb *strings.Builder, o *act.Observed) {
 // attachRegions adds the annotated screenshot when the tree cannot serve:
 // targets with no node (canvas, uncaptured frames). early, when not nil, is
 // the screenshot taken alongside the capture; it is used or dropped.
+// With the call's screenshot choice "always" it is attached whatever the
+// regions; with "never" it never is.
 func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolResult, early *screenshot.Pending) {
-	if len(o.Tree.Regions) == 0 {
+	always := ts.screenshot == "always"
+	if ts.screenshot == "never" || (len(o.Tree.Regions) == 0 && !always) {
 		early.Drop()
 		return
+	}
+	why := fuse.Reasons(o.Tree.Regions)
+	if len(o.Tree.Regions) == 0 {
+		why = "asked for (screenshot: always)"
 	}
 	obs := &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
 	png, err := s.annotated(ts, obs, early)
 	if err != nil {
-		res.Content = append(res.Content, &mcp.TextContent{Text: "(the screenshot for " + fuse.Reasons(o.Tree.Regions) + " failed: " + err.Error() + ")"})
+		res.Content = append(res.Content, &mcp.TextContent{Text: "(the screenshot for " + why + " failed: " + err.Error() + ")"})
 		return
 	}
 	res.Content = append(res.Content,
-		&mcp.TextContent{Text: "Screenshot attached: " + fuse.Reasons(o.Tree.Regions)},
+		&mcp.TextContent{Text: "Screenshot attached: " + why},
 		&mcp.ImageContent{Data: png, MIMEType: "image/png"})
 }
 

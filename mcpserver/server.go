@@ -90,6 +90,8 @@ type tabState struct {
 	sess  *act.Session
 	seen  *act.Observed
 	owner *session
+	// screenshot is this call's choice: auto (""), always or never.
+	screenshot string
 }
 
 // New makes a server; the browser starts with the first tool call.

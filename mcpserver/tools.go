@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
@@ -19,6 +20,21 @@ import (
 )
 
 const defaultTimeout = 20 * time.Second
+
+// answerArgs say how an answer is made; every tool that acts takes them,
+// and browser_snapshot takes the screenshot choice.
+type answerArgs struct {
+	Settle     float64 `json:"settle,omitempty" jsonschema:"after the action: the longest wait, in seconds, for what it caused (a navigation, its requests, timers, DOM changes, animations; not the page's background activity); default 3"`
+	Screenshot string  `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
+}
+
+func (a answerArgs) answer() answerArgs { return a }
+
+// answering is a tool's arguments that embed answerArgs.
+type answering interface{ answer() answerArgs }
+
+// answerRules limit answerArgs on every tool that takes them.
+var answerRules = map[string]rule{"settle": between(0, 60), "screenshot": {enum: []string{"auto", "always", "never"}}}
 
 // Tool arguments, in the style of the browser MCP servers agents know.
 type (
@@ -32,6 +48,7 @@ type (
 		URL    string `json:"url,omitempty" jsonschema:"for new: a URL to load in the new tab"`
 	}
 	snapshotArgs struct {
+		Screenshot string `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
 		Mode      fuse.Mode `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
 		Target    string    `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
 		Depth     int       `json:"depth,omitempty" jsonschema:"print at most this many levels"`
@@ -44,15 +61,18 @@ type (
 		Text string `json:"text,omitempty" jsonschema:"part of the name, text, value or URL, any case"`
 	}
 	refArgs struct {
+		answerArgs
 		Element string `json:"element,omitempty" jsonschema:"what the element is, in words (for the record)"`
 		Ref     string `json:"ref" jsonschema:"the element's ref from the snapshot, e.g. e12"`
 	}
 	clickArgs struct {
+		answerArgs
 		Element     string `json:"element,omitempty" jsonschema:"what the element is, in words (for the record)"`
 		Ref         string `json:"ref" jsonschema:"the element's ref from the snapshot"`
 		DoubleClick bool   `json:"doubleClick,omitempty" jsonschema:"double-click instead"`
 	}
 	typeArgs struct {
+		answerArgs
 		Element string `json:"element,omitempty" jsonschema:"what the element is, in words"`
 		Ref     string `json:"ref" jsonschema:"the field's ref"`
 		Text    string `json:"text" jsonschema:"the text to type"`
@@ -60,29 +80,35 @@ type (
 		Clear   bool   `json:"clear,omitempty" jsonschema:"replace what the field holds"`
 	}
 	fillArgs struct {
+		answerArgs
 		Fields []struct {
 			Ref   string `json:"ref" jsonschema:"the field's ref"`
 			Value string `json:"value" jsonschema:"the text it should hold"`
 		} `json:"fields" jsonschema:"the fields to fill, in order"`
 	}
 	selectArgs struct {
+		answerArgs
 		Element string   `json:"element,omitempty"`
 		Ref     string   `json:"ref" jsonschema:"the <select>'s ref"`
 		Values  []string `json:"values" jsonschema:"the option to pick, by label or value (one)"`
 	}
 	uploadArgs struct {
+		answerArgs
 		Paths []string `json:"paths" jsonschema:"absolute paths of the files to upload (on the server's machine)"`
 		Ref   string   `json:"ref,omitempty" jsonschema:"a file input's ref, or a ref whose click opens a file chooser; without it, the file chooser an earlier action opened"`
 	}
 	keyArgs struct {
+		answerArgs
 		Key string `json:"key" jsonschema:"a key or chord in Playwright's names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a single character"`
 		Ref string `json:"ref,omitempty" jsonschema:"focus this element first (else the focused one gets it)"`
 	}
 	scrollArgs struct {
+		answerArgs
 		Ref    string `json:"ref,omitempty" jsonschema:"a scroll container's ref (default: the page)"`
 		Amount string `json:"amount,omitempty" jsonschema:"down (default), up, or signed CSS pixels"`
 	}
 	dragArgs struct {
+		answerArgs
 		StartRef string `json:"startRef" jsonschema:"the ref to drag"`
 		EndRef   string `json:"endRef" jsonschema:"the ref to drop on"`
 	}
@@ -112,11 +138,13 @@ type (
 		Height int `json:"height" jsonschema:"viewport height in CSS px"`
 	}
 	xyArgs struct {
+		answerArgs
 		X           float64 `json:"x" jsonschema:"viewport x in CSS pixels"`
 		Y           float64 `json:"y" jsonschema:"viewport y in CSS pixels"`
 		DoubleClick bool    `json:"doubleClick,omitempty" jsonschema:"double-click instead"`
 	}
 	wheelArgs struct {
+		answerArgs
 		X      float64 `json:"x" jsonschema:"viewport x in CSS pixels"`
 		Y      float64 `json:"y" jsonschema:"viewport y in CSS pixels"`
 		DeltaX float64 `json:"deltaX,omitempty" jsonschema:"horizontal scroll in CSS pixels"`
@@ -136,6 +164,10 @@ type (
 // active tab. Its arguments are checked against its schema first, with
 // messages that name the argument and what it must be.
 func tool[In any](s *Server, srv *mcp.Server, sp toolSpec, h func(ts *tabState, in In) (*mcp.CallToolResult, error)) {
+	var zero In
+	if _, ok := any(zero).(answering); ok {
+		sp.rules = withRules(sp.rules, answerRules)
+	}
 	schema, err := inputSchema[In](sp)
 	if err != nil {
 		panic("mcpserver: " + err.Error()) // a programming error: TestToolSchemas
@@ -146,12 +178,43 @@ func tool[In any](s *Server, srv *mcp.Server, sp toolSpec, h func(ts *tabState, 
 		if err != nil {
 			return errorResult(fmt.Errorf("%s: %w", sp.name, err)), nil
 		}
-		res, err := s.onActiveTab(req.Session, func(ts *tabState) (*mcp.CallToolResult, error) { return h(ts, in) })
+		res, err := s.onActiveTab(req.Session, func(ts *tabState) (*mcp.CallToolResult, error) {
+			ts.answerWith(in)
+			return h(ts, in)
+		})
 		if err != nil {
 			return errorResult(err), nil
 		}
 		return res, nil
 	})
+}
+
+func withRules(a, b map[string]rule) map[string]rule {
+	out := map[string]rule{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// answerWith sets how this call's answer is made: the settle bound and
+// the screenshot choice, each the default when the call gives none.
+func (ts *tabState) answerWith(in any) {
+	var a answerArgs
+	switch v := in.(type) {
+	case answering:
+		a = v.answer()
+	case snapshotArgs:
+		a.Screenshot = v.Screenshot
+	}
+	ts.sess.Settle = act.DefaultSettle
+	if a.Settle > 0 {
+		ts.sess.Settle = time.Duration(a.Settle * float64(time.Second))
+	}
+	ts.screenshot = a.Screenshot
 }
 
 // onActiveTab runs a handler on the active tab under the lock, keeps the
@@ -455,7 +518,13 @@ func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
 	if fc := ts.sess.OpenedFileChooser(func(string) string { return "browser_file_upload {paths}" }); fc != "" {
 		notes = append(notes, fc)
 	}
-	return s.look(ts, false, strings.Join(notes, "\n"))
+	res, err := s.look(ts, false, strings.Join(notes, "\n"))
+	if res != nil && res.Meta != nil {
+		if timings := done.Timings(); len(timings) > 0 {
+			res.Meta["settle"] = timings
+		}
+	}
+	return res, err
 }
 
 func (s *Server) navigate(ts *tabState, in navigateArgs) (*mcp.CallToolResult, error) {

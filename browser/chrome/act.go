@@ -3,7 +3,6 @@ package chrome
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
@@ -59,6 +58,7 @@ func (t *Tab) ScrollIntoView(n domsnap.Key) error {
 // browser answers the command only once the dialog is answered, so an open
 // dialog ends the wait (the action happened; the dialog is the new state).
 func (t *Tab) input(step string, f func(ctx context.Context) error) error {
+	t.armSettle()
 	done := make(chan error, 1)
 	go func() { done <- t.call(step, f) }()
 	tick := time.NewTicker(20 * time.Millisecond)
@@ -111,49 +111,6 @@ func (t *Tab) InsertText(text string) error {
 		_, err := do(ctx, input.InsertText, input.InsertTextParams{Text: text})
 		return err
 	})
-}
-
-// quietScript resolves true once the document has loaded and no DOM
-// mutation has come for 200 ms, or false after limit ms.
-const quietScript = `(limit) => new Promise((done) => {
-  const start = Date.now();
-  let last = Date.now();
-  const mo = new MutationObserver(() => { last = Date.now(); });
-  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const tick = () => {
-    const now = Date.now();
-    const quiet = document.readyState === 'complete' && now - last >= 200;
-    if (quiet || now - start >= limit) { mo.disconnect(); done(quiet); return; }
-    setTimeout(tick, 50);
-  };
-  tick();
-})`
-
-// Settle waits, at most max from since, until the page is quiet after an action:
-// loaded, no DOM mutations for 200 ms, and no request in flight for 300 ms. A navigation that replaces the
-// document ends the wait early; the next capture sees the new document.
-// An open JavaScript dialog stops the wait at once: the page waits for it.
-//
-// The page is given 100 ms from since (the input; zero: now) to react
-// before the first look.
-func (t *Tab) Settle(max time.Duration, since time.Time) {
-	if since.IsZero() {
-		since = time.Now()
-	}
-	deadline := since.Add(max)
-	time.Sleep(time.Until(since.Add(100 * time.Millisecond)))
-	for time.Now().Before(deadline) && t.OpenDialog() == nil {
-		// Short rounds, so that a dialog opening mid-wait (which blocks
-		// the page's script) costs at most one round.
-		round := min(time.Until(deadline), 2*time.Second)
-		ctx, cancel := context.WithTimeout(t.ctx, round)
-		quiet, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-			fmt.Sprintf("(%s)(%d)", quietScript, (round-200*time.Millisecond).Milliseconds()), chromedp.EvalAwaitPromise))
-		cancel()
-		if err == nil && quiet && t.net.quietFor(300*time.Millisecond) {
-			return
-		}
-	}
 }
 
 // wheelEvent is Input.dispatchMouseEvent for a wheel: Chrome wants deltaX

@@ -43,13 +43,6 @@ func (a *activity) add(list *[]numbered, text string) {
 	}
 }
 
-// Mark numbers the present: Since(mark) is what came after it.
-func (t *Tab) Mark() int {
-	t.act.mu.Lock()
-	defer t.act.mu.Unlock()
-	return t.act.seq
-}
-
 // Since returns the page's script errors and the target ids of the tabs
 // it opened after mark.
 func (t *Tab) Since(mark int) (errors, opened []string) {

@@ -24,7 +24,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -222,8 +221,8 @@ type Tab struct {
 	browser *Browser
 	// dialog is the JavaScript dialog open on the page, nil when none.
 	dialog atomic.Pointer[browser.Dialog]
-	// net counts requests in flight, for waiting until the page settles.
-	net netActivity
+	// settle follows what an action caused, for the wait after it.
+	settle *settleTracker
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;
@@ -248,63 +247,6 @@ type Tab struct {
 	act activity
 	// log: console messages and requests, for the agent to read.
 	log pageLog
-}
-
-// netActivity tracks the tab's requests in flight and when that last
-// changed. Each event type comes on its own subscription, so a request's
-// end can be handled before its start (a file from the cache finishes
-// within microseconds): an end seen first is remembered, and the start
-// that follows adds nothing. Otherwise the request would stay in flight
-// for good and every later settle would wait its whole bound.
-type netActivity struct {
-	mu       sync.Mutex
-	inflight map[string]bool
-	ended    map[string]bool // ends seen with no start yet
-	endOrder []string        // ended in arrival order, to forget the oldest
-	changed  time.Time
-}
-
-// maxEarlyEnds bounds the ends remembered ahead of their starts.
-const maxEarlyEnds = 1024
-
-func (n *netActivity) start(id string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.changed = time.Now()
-	if n.ended[id] {
-		delete(n.ended, id)
-		return
-	}
-	if n.inflight == nil {
-		n.inflight = map[string]bool{}
-	}
-	n.inflight[id] = true
-}
-
-func (n *netActivity) end(id string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.changed = time.Now()
-	if n.inflight[id] {
-		delete(n.inflight, id)
-		return
-	}
-	if n.ended == nil {
-		n.ended = map[string]bool{}
-	}
-	n.ended[id] = true
-	n.endOrder = append(n.endOrder, id)
-	if len(n.endOrder) > maxEarlyEnds {
-		delete(n.ended, n.endOrder[0])
-		n.endOrder = n.endOrder[1:]
-	}
-}
-
-// quietFor reports whether no request has been in flight for d.
-func (n *netActivity) quietFor(d time.Duration) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return len(n.inflight) == 0 && time.Since(n.changed) >= d
 }
 
 func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
@@ -460,6 +402,7 @@ func (t *Tab) init(setViewport bool) error {
 		return fmt.Errorf("attaching to the tab: %w", err)
 	}
 	t.watchPage()
+	t.watchSettle()
 	t.watchActivity()
 	t.watchLog()
 	return nil
@@ -481,9 +424,6 @@ func (t *Tab) watchPage() {
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
 		t.chooser.Store(&browser.FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode), Frame: string(ev.FrameID)})
 	})
-	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) { t.net.start(string(ev.RequestID)) })
-	on(t.ctx, network.LoadingFinished, func(ev network.EventLoadingFinished) { t.net.end(string(ev.RequestID)) })
-	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) { t.net.end(string(ev.RequestID)) })
 }
 
 // on subscribes now and calls f for each event until the tab goes away.

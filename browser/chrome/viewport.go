@@ -93,6 +93,7 @@ func (e errFallBack) Error() string { return e.why }
 // CaptureWith captures the tab's current document as the options say; like
 // Capture it retries once when the page navigates mid-capture.
 func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
+	t.watchDOM()
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
 		return t.Capture()
 	}

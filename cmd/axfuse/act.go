@@ -75,6 +75,7 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return err
 	}
 	s.Capture = browser.CaptureOptions{Mode: cfg.capture}
+	s.Settle = cfg.settle
 	if err := perform(s, cfg); err != nil {
 		if notes := doneNotes(s.LastDone()); len(notes) > 0 {
 			return fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
@@ -97,6 +98,7 @@ func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	obs.Stats.Timings = append(s.LastDone().Timings(), obs.Stats.Timings...)
 	notes := append([]string{note, chooser}, doneNotes(s.LastDone())...)
 	for i := len(notes) - 1; i >= 0; i-- {
 		if notes[i] != "" {

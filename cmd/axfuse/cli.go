@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
@@ -51,6 +52,7 @@ var flagHelp = map[string][2]string{
 	"viewport":        {"WxH", "viewport of a launched browser, 100 to 10000 each way (default 1280x720); not with --cdp"},
 	"scale":           {"DPR", "device pixel ratio of a launched browser, 0.5 to 4 (default 1); not with --cdp"},
 	"wait":            {"DURATION", "settle time after the load event, 0 to 10m (default 300ms)"},
+	"settle":          {"DURATION", "the longest wait after an action for what it caused (a navigation it started, its requests, timers, DOM changes and animations; not the page's background activity), 0 to 10m (default 3s); a wait that reaches it says what was still pending"},
 	"timeout":         {"DURATION", "deadline of each CDP call, 1ms to 10m (default 20s); a page still loading by then but parsed is observed with a warning"},
 	"frame-depth":     {"N", "follow cross-site (out-of-process) iframes N deep, 1 to 64 (default 8); deeper ones print [too deep to capture]"},
 	"format":          {"yaml|json", "output format (default yaml)"},
@@ -93,6 +95,7 @@ var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
 	"scale":       func(fs *flag.FlagSet, c *config, n string) { fs.Float64Var(&c.scale, n, 1, "") },
 	"wait":        func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
 	"timeout":     func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
+	"settle":      func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.settle, n, act.DefaultSettle, "") },
 	"frame-depth": func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
 	"format":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
 	"mode": func(fs *flag.FlagSet, c *config, n string) {
@@ -201,6 +204,7 @@ func (cfg *config) checkNumbers(c *checker) {
 		c.intIn("max-tokens", cfg.maxTokens, 200, 10_000_000, "0 (no limit) or 200 to 10000000")
 	}
 	c.durIn("wait", cfg.wait, 0, 10*time.Minute)
+	c.durIn("settle", cfg.settle, 0, 10*time.Minute)
 	c.durIn("timeout", cfg.timeout, time.Millisecond, 10*time.Minute)
 }
 

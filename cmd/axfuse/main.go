@@ -105,6 +105,7 @@ type config struct {
 	viewport         string
 	width, height    int
 	wait, timeout    time.Duration
+	settle           time.Duration
 	offscreen        fuse.Offscreen
 	scope            string
 	margin           float64

@@ -168,7 +168,9 @@ func (r *Recorder) Drag(x0, y0, x1, y1 float64) (bool, error) {
 	return html5, err
 }
 
-func (r *Recorder) Settle(max time.Duration, since time.Time) { r.in.Settle(max, since) }
+func (r *Recorder) Settle(max time.Duration, since time.Time) browser.Settled {
+	return r.in.Settle(max, since)
+}
 
 func (r *Recorder) Mark() int {
 	m := r.in.Mark()

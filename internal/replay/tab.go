@@ -201,8 +201,11 @@ func (p *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
 }
 
 // Settle does not wait: the recording already holds the page as it was
-// once it settled.
-func (p *Tab) Settle(time.Duration, time.Time) {}
+// once it settled. How long the wait took is not recorded (it differs
+// from run to run), so the answer is a wait of no time.
+func (p *Tab) Settle(max time.Duration, _ time.Time) browser.Settled {
+	return browser.Settled{Bound: max}
+}
 
 func (p *Tab) Mark() (m int) { p.play("Mark", nil, &m); return m }
 
