@@ -3,7 +3,11 @@
 // click targets clicked by each, interleaved. Not a test: a measurement for
 // "before and after" notes, machine-dependent.
 // usage: PEERS=/tmp/peers CLICKS=5 node scripts/measure/clicks.js URL BIN_BEFORE BIN_AFTER
-// Targets come from the BEFORE server's snapshot: button, clickable, tab,
+// BIN_BEFORE may be the word playwright-mcp: Playwright MCP
+// (PEERS/node_modules/@playwright/mcp, --cdp-endpoint) attached to the
+// same browser, against axfuse mcp. NAV=N also picks up to N same-origin
+// links that navigate (default 2).
+// Targets come from the AFTER server's snapshot: button, clickable, tab,
 // checkbox lines, and link lines whose /url is an in-page anchor (#...);
 // [disabled] ones are skipped; up to CLICKS of them, spread over the page.
 // Before every click Playwright loads URL afresh (load event + 300 ms),
@@ -23,8 +27,13 @@ const [url, binBefore, binAfter] = process.argv.slice(2);
 const K = +(process.env.CLICKS || 5);
 const CALL_TIMEOUT = 120000;
 
+const NAV = +(process.env.NAV || 2);
+const path = require('path');
+
 function server(bin, port) {
-  const child = spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = bin === 'playwright-mcp'
+    ? spawn('node', [path.join(process.env.PEERS || '/tmp/peers', 'node_modules', '@playwright', 'mcp', 'cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'ignore'] })
+    : spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const rl = readline.createInterface({ input: child.stdout });
   const waiting = new Map(); let id = 0;
   rl.on('line', l => { try { const d = JSON.parse(l); if (d.id && waiting.has(d.id)) { waiting.get(d.id)(d); waiting.delete(d.id); } } catch (e) {} });
@@ -53,7 +62,11 @@ function lines(snapshot) {
   for (let i = 0; i < all.length; i++) {
     const m = all[i].match(/\[ref=([^\]\s]+)\]/);
     if (!m) continue;
-    const key = all[i].replace(/\s*\[ref=[^\]\s]+\]/, '').trim();
+    // The key is the role and the name only: the two servers' lines
+    // differ in their other marks ([cursor=pointer], [active], ...).
+    const line = all[i].replace(/\s*\[ref=[^\]\s]+\]/, '').trim();
+    const km = line.match(/^-\s+['"]?([A-Za-z/_-]+)(?:\s+("(?:[^"\\]|\\.)*"))?/);
+    const key = km ? `- ${km[1]}${km[2] ? ' ' + km[2] : ''}` : line;
     const occ = seen.get(key) || 0; seen.set(key, occ + 1);
     const body = key.replace(/^-\s+/, '').replace(/^['"]/, '');
     const role = (body.match(/^[A-Za-z/_-]+/) || [''])[0];
@@ -62,7 +75,7 @@ function lines(snapshot) {
     const next = all[i + 1] || '';
     const um = next.match(/^( *)- \/url: (.*)$/);
     if (um && um[1].length === indent + 2) u = um[2].trim().replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1');
-    out.push({ key, occ, ref: m[1], role, url: u, disabled: /\[disabled\]/.test(key) });
+    out.push({ key, occ, ref: m[1], role, name: km && km[2] ? km[2] : '', url: u, disabled: /\[disabled\]/.test(line) });
   }
   return out;
 }
@@ -74,44 +87,61 @@ function inPage(u) {
   try { const a = new URL(u, url), b = new URL(url); return a.hash !== '' && a.origin + a.pathname + a.search === b.origin + b.pathname + b.search; } catch (e) { return false; }
 }
 
+// navigates: a same-origin link to another document.
+function navigates(u) {
+  if (u == null || inPage(u)) return false;
+  try { const a = new URL(u, url), b = new URL(url); return a.origin === b.origin && !/^(javascript|mailto):/.test(u); } catch (e) { return false; }
+}
+
+const spread = (c, k) => c.length <= k ? c : Array.from({ length: k }, (_, i) => c[Math.floor(i * c.length / k)]);
+
 function targets(snapshot) {
-  const c = lines(snapshot).filter(l => !l.disabled &&
-    (['button', 'clickable', 'tab', 'checkbox'].includes(l.role) || (l.role === 'link' && inPage(l.url))));
-  if (c.length <= K) return c;
-  return Array.from({ length: K }, (_, i) => c[Math.floor(i * c.length / K)]);
+  const all = lines(snapshot).filter(l => !l.disabled);
+  const c = all.filter(l => ['button', 'clickable', 'tab', 'checkbox'].includes(l.role) || (l.role === 'link' && inPage(l.url)));
+  return [...spread(c, K), ...spread(all.filter(l => l.role === 'link' && navigates(l.url)), NAV).map(l => ({ ...l, nav: true }))];
 }
 
 (async () => {
   const { browser, page, port } = await openTab(url);
   const pages = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()).filter(t => t.type === 'page');
   if (pages.length !== 1) throw new Error(`want one page tab for both servers, the browser has ${pages.length}`);
+  const bins = { before: binBefore, after: binAfter };
   const sv = { before: server(binBefore, port), after: server(binAfter, port) };
   const onTab = async (s, who) => { // an untimed snapshot of URL, checked to be Playwright's tab
     const r = await s.tool('browser_snapshot', {});
     const t = text(r);
     if (failed(r)) throw new Error(`${who} snapshot: ${brief(r)}`);
-    const p = (t.match(/^Page: (.*)$/m) || [])[1] || '';
+    const p = (t.match(/^(?:- )?Page(?: URL)?: (.*)$/m) || [])[1] || '';
     if (!p.includes(url)) throw new Error(`${who} is not on the tab Playwright navigates (Page: ${p.slice(0, 200)})`);
     return t;
   };
+  // Each server loads URL afresh in its own tab (Playwright MCP may keep
+  // one of its own), untimed, before each click.
+  const fresh = async (s) => { await s.tool('browser_navigate', { url }); await new Promise(r => setTimeout(r, 300)); };
   for (const who of ['before', 'after']) {
     const s = sv[who];
     const r = await s.call('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'clicks', version: '0' } });
     if (r.error) throw new Error(`${who} initialize: ${brief(r)}`);
     s.notify('notifications/initialized');
   }
-  await onTab(sv.after, 'after'); // warm: both attached before the first click
-  const picked = targets(await onTab(sv.before, 'before'));
-  const fresh = async () => { await page.goto(url, { waitUntil: 'load', timeout: 60000 }); await page.waitForTimeout(300); };
+  // Targets come from the AFTER server's snapshot (Playwright's names
+  // fewer elements: its tabs and clickable divs are unnamed).
+  await fresh(sv.before); await onTab(sv.before, 'before'); // warm: both attached before the first click
+  await fresh(sv.after);
+  const picked = targets(await onTab(sv.after, 'after'));
   const rows = []; let missing = 0; const firstErr = {};
   for (let i = 0; i < picked.length; i++) {
-    const tg = picked[i]; const row = { line: tg.key.slice(0, 120) };
+    const tg = picked[i]; const row = { line: tg.key.slice(0, 120), nav: !!tg.nav };
     for (const who of i % 2 ? ['after', 'before'] : ['before', 'after']) {
-      await fresh();
-      const mine = lines(await onTab(sv[who], who)).filter(l => l.key === tg.key);
+      await fresh(sv[who]);
+      const all = lines(await onTab(sv[who], who));
+      // Same role and name, else the same name (a tab here is its link
+      // there); the same occurrence of it either way.
+      let mine = all.filter(l => l.key === tg.key);
+      if (mine.length <= tg.occ && tg.name) mine = all.filter(l => l.name === tg.name);
       if (mine.length <= tg.occ) { row[who + '_missing'] = true; continue; }
       const t = now();
-      const r = await sv[who].tool('browser_click', { ref: mine[tg.occ].ref });
+      const r = await sv[who].tool('browser_click', { element: tg.key.slice(0, 80), [bins[who] === 'playwright-mcp' ? 'target' : 'ref']: mine[tg.occ].ref });
       row[who + '_ms'] = +(now() - t).toFixed(1);
       row[who + '_err'] = failed(r);
       if (failed(r)) row[who + '_why'] = brief(r).slice(0, 160);

@@ -4,7 +4,7 @@
 #   scripts/measure/corpus.sh sidebyside BIN OUT.jsonl   # whole process (../shared/peers/sidebyside.js)
 #   scripts/measure/corpus.sh warm BIN OUT.jsonl         # warm MCP call (scripts/measure/warm.js)
 #   scripts/measure/corpus.sh floor BIN OUT.jsonl        # BIN beside the floor of any one-shot process (scripts/measure/floor.js)
-#   BEFORE=BIN0 scripts/measure/corpus.sh clicks BIN OUT.jsonl  # browser_click of BIN0 and BIN side by side (scripts/measure/clicks.js; CLICKS per page, default 5)
+#   BEFORE=BIN0 scripts/measure/corpus.sh clicks BIN OUT.jsonl  # browser_click of BIN0 and BIN side by side (scripts/measure/clicks.js; CLICKS per page, default 5; BEFORE=playwright-mcp: Playwright MCP)
 # Needs: PEERS (default /tmp/peers) = a copy of ../shared/peers after
 # `npm install`; the corpus served on 127.0.0.1:8765
 # (cd ../shared/corpus && python3 -m http.server 8765 --bind 127.0.0.1).
@@ -13,7 +13,7 @@ kind=$1 bin=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=${CORPUS:-$here/../../../shared/corpus}
 peers=${PEERS:-/tmp/peers}
-if [ "$kind" = clicks ] && [ ! -x "${BEFORE:-}" ]; then
+if [ "$kind" = clicks ] && [ "${BEFORE:-}" != playwright-mcp ] && [ ! -x "${BEFORE:-}" ]; then
   echo "clicks: set BEFORE to the baseline axfuse binary" >&2; exit 2
 fi
 : > "$out"
