@@ -54,6 +54,10 @@ func TestToolSchemas(t *testing.T) {
 		{"browser_snapshot", `"minimum":0`},
 		{"browser_scroll", `"pattern"`},
 		{"browser_click", `"required":["ref"]`},
+		{"browser_click", `"maximum":60,"minimum":0,"type":"number"`},
+		{"browser_click", `"enum":["auto","always","never"]`},
+		{"browser_snapshot", `"enum":["auto","always","never"]`},
+		{"browser_drag", `"settle"`},
 	} {
 		tl := byName[want.tool]
 		if tl == nil {
@@ -103,6 +107,8 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{"browser_scroll", map[string]any{"amount": "sideways"}, `amount "sideways"`},
 		{"browser_locate", map[string]any{"x": -1, "y": 3}, "x -1 is out of range"},
 		{"browser_wait_for", map[string]any{"time": 99}, "time 99 is out of range: from 0 to 30"},
+		{"browser_click", map[string]any{"ref": "e1", "settle": 61}, "settle 61 is out of range: from 0 to 60"},
+		{"browser_click", map[string]any{"ref": "e1", "screenshot": "sometimes"}, "screenshot"},
 		{"browser_navigate", []any{1}, "arguments must be an object"},
 	} {
 		raw, _ := json.Marshal(tc.args)

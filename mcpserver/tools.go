@@ -325,7 +325,8 @@ func (s *Server) registerReading(srv *mcp.Server) {
 	tool(s, srv, toolSpec{name: "browser_snapshot", title: "Page snapshot", effect: reads,
 		desc: "The current tab as YAML: roles, names, states, and [ref=eN] on every interactive element (role-less click targets included). " +
 			"Off-screen parts are collapsed into counted lines and the whole is cut to a token budget; target prints one part, browser_find searches all of it.",
-		rules: map[string]rule{"mode": {enum: enum.Strings(fuse.Modes...)}, "depth": between(0, 512), "max_tokens": between(0, 10_000_000)}}, s.snapshot)
+		rules: map[string]rule{"mode": {enum: enum.Strings(fuse.Modes...)}, "depth": between(0, 512), "max_tokens": between(0, 10_000_000),
+			"screenshot": answerRules["screenshot"]}}, s.snapshot)
 	tool(s, srv, toolSpec{name: "browser_find", title: "Find on the page", effect: reads,
 		desc: "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context. " +
 			"Acting on an off-screen match scrolls it into view."}, s.find)
