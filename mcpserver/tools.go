@@ -48,12 +48,12 @@ type (
 		URL    string `json:"url,omitempty" jsonschema:"for new: a URL to load in the new tab"`
 	}
 	snapshotArgs struct {
-		Screenshot string `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
-		Mode      fuse.Mode `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
-		Target    string    `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
-		Depth     int       `json:"depth,omitempty" jsonschema:"print at most this many levels"`
-		MaxTokens int       `json:"max_tokens,omitempty" jsonschema:"cut the snapshot to about this many tokens (default: the server's budget)"`
-		Filename  string    `json:"filename,omitempty" jsonschema:"write the YAML to this file and return its path instead"`
+		Screenshot string    `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
+		Mode       fuse.Mode `json:"mode,omitempty" jsonschema:"fused (default) or ax (the accessibility tree alone, for comparison)"`
+		Target     string    `json:"target,omitempty" jsonschema:"print one part: a ref (e12) or role:name (main, dialog:Cookies)"`
+		Depth      int       `json:"depth,omitempty" jsonschema:"print at most this many levels"`
+		MaxTokens  int       `json:"max_tokens,omitempty" jsonschema:"cut the snapshot to about this many tokens (default: the server's budget)"`
+		Filename   string    `json:"filename,omitempty" jsonschema:"write the YAML to this file and return its path instead"`
 	}
 	findArgs struct {
 		Role string `json:"role,omitempty" jsonschema:"exact role, e.g. link, button, heading"`
