@@ -1,7 +1,6 @@
 package chrome
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -43,18 +42,7 @@ func TestPressChord(t *testing.T) {
 		w.Write([]byte(keysPage))
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := Open(ctx, Options{CallTimeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 60*time.Second)
 	if err := tab.Navigate(srv.URL, 0); err != nil {
 		t.Fatal(err)
 	}

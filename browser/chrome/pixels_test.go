@@ -95,18 +95,7 @@ func TestTextPixels(t *testing.T) {
 // checkTextPixels judges the page in a viewport 800 px wide and height
 // high; texts below it are unsure.
 func checkTextPixels(t *testing.T, url string, height int, scale float64, animated bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := Open(ctx, Options{Width: 800, Height: height, Scale: scale, CallTimeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
+	tab := testTab(t, Options{Width: 800, Height: height, Scale: scale, CallTimeout: 20 * time.Second}, 60*time.Second)
 	if err := tab.Navigate(url, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +110,7 @@ func checkTextPixels(t *testing.T, url string, height int, scale float64, animat
 	}
 
 	start := time.Now()
-	got, err := tab.TextPixels(ctx, probes)
+	got, err := tab.TextPixels(tab.Context(), probes)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
@@ -165,11 +154,11 @@ func checkTextPixels(t *testing.T, url string, height int, scale float64, animat
 	// error and the page untouched.
 	odd := []TextProbe{{}, {FrameID: "no-such-frame", Parent: 1, Boxes: []domsnap.Rect{{X: 1, Y: 1, W: 50, H: 20}}},
 		{FrameID: probes[0].FrameID, Parent: probes[0].Parent, Boxes: []domsnap.Rect{{X: math.NaN(), Y: 1, W: 5, H: 5}, {X: 1, Y: 1, W: -5, H: 5}}}}
-	v, err := tab.TextPixels(ctx, odd)
+	v, err := tab.TextPixels(tab.Context(), odd)
 	if err != nil || !reflect.DeepEqual(v, []PixelVerdict{PixelUnsure, PixelUnsure, PixelUnsure}) {
 		t.Errorf("odd probes: %v, %v; want three unsure", v, err)
 	}
-	gone, stop := context.WithCancel(ctx)
+	gone, stop := context.WithCancel(tab.Context())
 	stop()
 	if _, err := tab.TextPixels(gone, probes); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("a cancelled context: error %q, want one line", err)
@@ -227,4 +216,23 @@ func requireBrowser(t *testing.T) {
 		}
 		t.Skipf("no Chromium: %v", err)
 	}
+}
+
+// testTab launches Chromium with opts and opens a tab; both close, and
+// limit's context ends, when the test does.
+func testTab(t *testing.T, opts Options, limit time.Duration) *Tab {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	t.Cleanup(cancel)
+	b, err := Open(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tab.Close)
+	return tab
 }

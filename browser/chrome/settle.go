@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -271,9 +272,43 @@ type pageState struct {
 // pageSettle runs settle.js's op in the tab's main world (where the
 // page's timers live). A document that went away mid-call is no error
 // worth more than "no state".
+//
+// A JavaScript dialog blocks the page's script, and so any evaluation:
+// with one open nothing is asked, and one that opens mid-call ends the
+// call (the page waits for the dialog, and so does the answer). A page
+// busy in a long script is given pageCall, not the whole call deadline.
 func (t *Tab) pageSettle(op string) (pageState, error) {
 	var ps pageState
-	err := t.call("Runtime.evaluate (settle "+op+")", func(ctx context.Context) error {
+	if t.OpenDialog() != nil {
+		return ps, errDialogOpen
+	}
+	done := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(t.ctx, min(pageCall, t.browser.opts.callTimeout()))
+	defer cancel()
+	go func() { done <- t.evaluateSettle(ctx, op, &ps) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return ps, err
+		case <-tick.C:
+			if t.OpenDialog() != nil {
+				cancel()
+				<-done
+				return pageState{}, errDialogOpen
+			}
+		}
+	}
+}
+
+// pageCall bounds one call of settle.js.
+const pageCall = 2 * time.Second
+
+var errDialogOpen = errors.New("a JavaScript dialog is open")
+
+func (t *Tab) evaluateSettle(ctx context.Context, op string, ps *pageState) error {
+	return t.callIn(ctx, "Runtime.evaluate (settle "+op+")", func(ctx context.Context) error {
 		res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: fmt.Sprintf("(%s)(%q, %q)", settleJS, t.settle.key, op), ReturnByValue: new(true), Silent: new(true),
 		})
@@ -286,9 +321,8 @@ func (t *Tab) pageSettle(op string) (pageState, error) {
 		if res.Result == nil {
 			return fmt.Errorf("no result")
 		}
-		return json.Unmarshal(res.Result.Value, &ps)
+		return json.Unmarshal(res.Result.Value, ps)
 	})
-	return ps, err
 }
 
 // Mark numbers the present (Since(mark) is what came after it) and

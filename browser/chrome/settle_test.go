@@ -1,7 +1,6 @@
 package chrome
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -72,18 +71,7 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	b, err := Open(ctx, Options{CallTimeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, err := b.NewTab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Close()
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 120*time.Second)
 
 	click := func(t *testing.T, id string, bound time.Duration) browser.Settled {
 		t.Helper()
