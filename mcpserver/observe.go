@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,7 +122,24 @@ func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screensho
 	if err != nil {
 		return nil, err
 	}
-	return screenshot.Annotate(shot, screenshot.MarksOf(obs), obs.Viewport.DevicePixelRatio)
+	marks, scale := screenshot.MarksOf(obs), obs.Viewport.DevicePixelRatio
+	if a := ts.annotatedLast; a != nil && a.scale == scale && slices.Equal(a.marks, marks) && bytes.Equal(a.shot, shot) {
+		// The same picture with the same marks: the same annotated PNG,
+		// without decoding and encoding it again.
+		return a.out, nil
+	}
+	out, err := screenshot.Annotate(shot, marks, scale)
+	if err == nil {
+		ts.annotatedLast = &annotatedShot{shot: shot, marks: marks, scale: scale, out: out}
+	}
+	return out, err
+}
+
+// annotatedShot is the last annotated screenshot and what it was made of.
+type annotatedShot struct {
+	shot, out []byte
+	marks     []screenshot.Mark
+	scale     float64
 }
 
 func (s *Server) screenshot(ts *tabState) ([]byte, error) {

@@ -92,6 +92,9 @@ type tabState struct {
 	owner *session
 	// screenshot is this call's choice: auto (""), always or never.
 	screenshot string
+	// annotatedLast is the last annotated screenshot, for a page whose
+	// pixels and marks did not change.
+	annotatedLast *annotatedShot
 }
 
 // New makes a server; the browser starts with the first tool call.

@@ -223,6 +223,8 @@ type Tab struct {
 	dialog atomic.Pointer[browser.Dialog]
 	// settle follows what an action caused, for the wait after it.
 	settle *settleTracker
+	// shot is the last screenshot, given again while nothing repainted.
+	shot lastShot
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

@@ -204,13 +204,4 @@ func (t *Tab) PDF() ([]byte, error) {
 	return data, err
 }
 
-// CapturePNG takes the viewport as a PNG within ctx (a context of this
-// tab, Context, or one derived from it): the screenshot package's Camera.
-func (t *Tab) CapturePNG(ctx context.Context) ([]byte, error) {
-	yes := true
-	res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: &yes})
-	if err != nil {
-		return nil, fmt.Errorf("Page.captureScreenshot: %w", err)
-	}
-	return res.Data, nil
-}
+

@@ -74,6 +74,9 @@ type settleTracker struct {
 	navDoc   network.RequestID
 	navAt    time.Time // commit, then DOMContentLoaded
 	loadedAt time.Time
+	// finished counts every request that ended: a picture (a CSS
+	// background) can arrive with no DOM change.
+	finished int
 }
 
 type navState int
@@ -188,6 +191,7 @@ func (s *settleTracker) isCaused(r *request) bool {
 }
 
 func (s *settleTracker) ended(id network.RequestID, now time.Time) {
+	s.finished++
 	r := s.reqs[id]
 	delete(s.reqs, id)
 	if r != nil && r.caused {
@@ -226,6 +230,13 @@ func (s *settleTracker) arm(now time.Time) bool {
 		}
 	}
 	return true
+}
+
+// requestsEnded is how many requests of the tab have ended so far.
+func (s *settleTracker) requestsEnded() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.finished
 }
 
 func (s *settleTracker) end() {
@@ -267,6 +278,7 @@ type pageState struct {
 	Animations    int     `json:"animations"`
 	AnimationLeft float64 `json:"animationLeft"`
 	Ready         string  `json:"ready"`
+	Gen           string  `json:"gen"` // op paint
 }
 
 // pageSettle runs settle.js's op in the tab's main world (where the

@@ -8,7 +8,8 @@
 // do is make the wait end early or run to its bound.
 //
 // (key, op) => state: op "arm" starts an action, "state" reads, "idle"
-// ends it, "install" only installs. The tracker is installed once per document under window[key].
+// ends it, "install" only installs, "paint" says whether the pixels are
+// as they were at a generation (gen, "" when that cannot be known). The tracker is installed once per document under window[key].
 (key, op) => {
   const LIMIT = 2000;   // a timer longer than this is not waited for
   const DEPTH = 4;      // timers set by timers set by … the action
@@ -17,11 +18,16 @@
   if (!s) {
     const origSet = window.setTimeout, origClear = window.clearTimeout;
     s = { armAt: -1, seq: 0, inAction: 0, depth: 0, running: null, clearing: false,
-      timers: new Map(), caused: 0, lastCaused: -1, background: 0, nodes: new WeakMap() };
+      timers: new Map(), caused: 0, lastCaused: -1, background: 0, nodes: new WeakMap(),
+      // gen counts what can change the pixels: DOM changes, canvas draws,
+      // scrolls, resizes, input, hovers, loads. opaque: something paints
+      // that gen cannot follow (a worker's canvas, WebGPU).
+      gen: 0, opaque: false, id: Math.random().toString(36).slice(2) };
     Object.defineProperty(window, key, { value: s, enumerable: false, configurable: true });
     const now = () => performance.now();
     const mo = new MutationObserver((records) => {
       const t = now();
+      s.gen++;
       for (const r of records) {
         let n = r.target;
         if (n.nodeType !== 1 && n.parentNode) n = n.parentNode;
@@ -40,7 +46,67 @@
         s.caused++; s.lastCaused = t;
       }
     });
-    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const watch = { subtree: true, childList: true, attributes: true, characterData: true };
+    mo.observe(document, watch);
+    // Changes inside shadow roots reach no observer of the document.
+    for (const el of document.querySelectorAll('*')) if (el.shadowRoot) mo.observe(el.shadowRoot, watch);
+    const attach = Element.prototype.attachShadow;
+    if (attach) {
+      Element.prototype.attachShadow = function attachShadow(...a) {
+        const root = attach.apply(this, a);
+        try { mo.observe(root, watch); s.gen++; } catch (e) {}
+        return root;
+      };
+    }
+    const bump = () => { s.gen++; };
+    const wrap = (proto, names) => {
+      if (!proto) return;
+      for (const n of names) {
+        const f = proto[n];
+        if (typeof f !== 'function') continue;
+        proto[n] = { [n](...a) { s.gen++; return f.apply(this, a); } }[n];
+      }
+    };
+    wrap(window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype, ['fill', 'stroke', 'fillRect', 'strokeRect', 'clearRect',
+      'fillText', 'strokeText', 'drawImage', 'putImageData', 'reset', 'drawFocusIfNeeded']);
+    for (const gl of [window.WebGLRenderingContext, window.WebGL2RenderingContext]) {
+      wrap(gl && gl.prototype, ['clear', 'drawArrays', 'drawElements', 'drawArraysInstanced', 'drawElementsInstanced', 'drawRangeElements', 'blitFramebuffer']);
+    }
+    wrap(window.ImageBitmapRenderingContext && ImageBitmapRenderingContext.prototype, ['transferFromImageBitmap']);
+    // Script sets a field's value or state with no DOM change and no event.
+    const setter = (proto, prop) => {
+      const d = proto && Object.getOwnPropertyDescriptor(proto, prop);
+      if (!d || !d.set) return;
+      Object.defineProperty(proto, prop, { ...d, set(v) { s.gen++; return d.set.call(this, v); } });
+    };
+    for (const [c, props] of [[window.HTMLInputElement, ['value', 'checked', 'indeterminate', 'valueAsNumber', 'valueAsDate']],
+      [window.HTMLTextAreaElement, ['value']], [window.HTMLSelectElement, ['value', 'selectedIndex']],
+      [window.HTMLOptionElement, ['selected']], [window.HTMLMediaElement, ['currentTime']]]) {
+      for (const prop of props) setter(c && c.prototype, prop);
+    }
+    wrap(Element.prototype, ['animate', 'scrollTo', 'scrollBy', 'scrollIntoView']);
+    // Style sheets change the pixels with no DOM change (CSS-in-JS).
+    wrap(window.CSSStyleSheet && CSSStyleSheet.prototype, ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']);
+    const adopted = Object.getOwnPropertyDescriptor(Document.prototype, 'adoptedStyleSheets');
+    if (adopted && adopted.set) {
+      Object.defineProperty(Document.prototype, 'adoptedStyleSheets', { ...adopted, set(v) { s.gen++; return adopted.set.call(this, v); } });
+    }
+    const cp = window.HTMLCanvasElement && HTMLCanvasElement.prototype;
+    if (cp) {
+      const getContext = cp.getContext, transfer = cp.transferControlToOffscreen;
+      cp.getContext = function getContext2(type, ...a) {
+        if (type === 'webgpu') s.opaque = true;
+        s.gen++;
+        return getContext.call(this, type, ...a);
+      };
+      Object.defineProperty(cp.getContext, 'name', { value: 'getContext' });
+      if (transfer) cp.transferControlToOffscreen = function transferControlToOffscreen() { s.opaque = true; return transfer.call(this); };
+    }
+    for (const type of ['scroll', 'resize', 'input', 'change', 'load', 'error', 'toggle', 'focusin', 'focusout',
+      'pointermove', 'mousemove', 'pointerover', 'pointerout', 'animationstart', 'transitionstart', 'play', 'seeked', 'selectionchange']) {
+      window.addEventListener(type, bump, { capture: true, passive: true });
+    }
+    if (document.fonts) document.fonts.addEventListener('loadingdone', bump);
     const setTimeout = function setTimeout(cb, delay, ...args) {
       const d = +delay || 0;
       if (!(s.inAction && s.armAt >= 0 && typeof cb === 'function' && d <= LIMIT && s.depth < DEPTH && cb !== s.running)) {
@@ -96,6 +162,21 @@
       const left = (ct.endTime - ct.localTime) / Math.abs(a.playbackRate || 1);
       if (left > 0) { animations++; animationLeft = Math.max(animationLeft, left); }
     }
+  }
+  if (op === 'paint') {
+    // The pixels are known to be as they were at gen only when nothing
+    // paints on its own: no running animation, playing video, SMIL, frame.
+    let still = !s.opaque && !document.querySelector('iframe, frame, object, embed, animate, animateTransform, animateMotion, set');
+    if (still) for (const v of document.querySelectorAll('video')) if (!v.paused && !v.ended) still = false;
+    // Animations that ended hold their last frame (fill: forwards): which
+    // ones there are, and where they stopped, is part of the picture.
+    let held = '';
+    if (still && document.getAnimations) {
+      const all = document.getAnimations();
+      still = all.length <= 64 && !all.some((a) => a.playState === 'running' || a.pending);
+      for (const a of all) held += ':' + a.playState + '@' + a.currentTime;
+    }
+    return { gen: still ? s.id + ':' + s.gen + held : '' };
   }
   return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
     timers, timerDue: due, animations, animationLeft, ready: document.readyState };

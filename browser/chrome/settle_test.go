@@ -50,7 +50,7 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer silent.Close()
+	t.Cleanup(silent.Close) // after the browser (testTab's cleanups run first)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/slow":
@@ -70,7 +70,7 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 			w.Write([]byte(strings.ReplaceAll(settlePage, "SILENT", silent.URL)))
 		}
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 120*time.Second)
 
 	click := func(t *testing.T, id string, bound time.Duration) browser.Settled {

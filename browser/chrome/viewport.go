@@ -94,6 +94,14 @@ func (e errFallBack) Error() string { return e.why }
 // Capture it retries once when the page navigates mid-capture.
 func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	t.watchDOM()
+	c, err := t.captureWith(o)
+	if err == nil {
+		t.shot.captured(c)
+	}
+	return c, err
+}
+
+func (t *Tab) captureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
 		return t.Capture()
 	}

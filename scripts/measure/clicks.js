@@ -20,34 +20,13 @@
 // must report URL). A target counts only when both servers found it.
 // prints JSON: {url, before_ms, after_ms, ratio, clicks, errors_before,
 //   errors_after, missing, err_before, err_after, targets: [...]}
-const { spawn } = require('child_process');
-const readline = require('readline');
-const { median, now, openTab } = require('./tab');
+const { median, now, openTab, server } = require('./tab');
 const [url, binBefore, binAfter] = process.argv.slice(2);
 const K = +(process.env.CLICKS || 5);
-const CALL_TIMEOUT = 120000;
 
 const NAV = +(process.env.NAV || 2);
-const path = require('path');
 
-function server(bin, port) {
-  const child = bin === 'playwright-mcp'
-    ? spawn('node', [path.join(process.env.PEERS || '/tmp/peers', 'node_modules', '@playwright', 'mcp', 'cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'ignore'] })
-    : spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const rl = readline.createInterface({ input: child.stdout });
-  const waiting = new Map(); let id = 0;
-  rl.on('line', l => { try { const d = JSON.parse(l); if (d.id && waiting.has(d.id)) { waiting.get(d.id)(d); waiting.delete(d.id); } } catch (e) {} });
-  child.on('exit', () => { for (const [, r] of waiting) r({ error: { message: 'server exited' } }); waiting.clear(); });
-  const call = (method, params) => new Promise(r => {
-    const i = ++id;
-    const timer = setTimeout(() => { if (waiting.has(i)) { waiting.delete(i); r({ error: { message: `no answer in ${CALL_TIMEOUT} ms` } }); } }, CALL_TIMEOUT);
-    waiting.set(i, d => { clearTimeout(timer); r(d); });
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i, method, params }) + '\n');
-  });
-  const notify = method => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method }) + '\n');
-  const tool = (name, args) => call('tools/call', { name, arguments: args });
-  return { child, call, notify, tool };
-}
+
 
 const failed = r => !!(r.error || (r.result && r.result.isError));
 const text = r => r.result && r.result.content ? r.result.content.filter(c => c.type === 'text').map(c => c.text).join('\n') : '';
