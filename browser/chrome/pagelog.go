@@ -203,5 +203,3 @@ func (t *Tab) PDF() ([]byte, error) {
 	})
 	return data, err
 }
-
-
