@@ -319,10 +319,23 @@ const pageCall = 2 * time.Second
 
 var errDialogOpen = errors.New("a JavaScript dialog is open")
 
+// evaluateSettle asks the installed tracker with a short call; only a
+// document without one gets the whole script.
 func (t *Tab) evaluateSettle(ctx context.Context, op string, ps *pageState) error {
+	key := t.settle.key
+	err := t.evaluateSettleWith(ctx, op, fmt.Sprintf("window[%q] ? window[%q].run(%q) : null", key, key, op), ps)
+	if errors.Is(err, errNotInstalled) {
+		err = t.evaluateSettleWith(ctx, op, fmt.Sprintf("(%s)(%q, %q)", settleJS, key, op), ps)
+	}
+	return err
+}
+
+var errNotInstalled = errors.New("settle.js is not installed in this document")
+
+func (t *Tab) evaluateSettleWith(ctx context.Context, op, expression string, ps *pageState) error {
 	return t.callIn(ctx, "Runtime.evaluate (settle "+op+")", func(ctx context.Context) error {
 		res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
-			Expression: fmt.Sprintf("(%s)(%q, %q)", settleJS, t.settle.key, op), ReturnByValue: new(true), Silent: new(true),
+			Expression: expression, ReturnByValue: new(true), Silent: new(true),
 		})
 		if err != nil {
 			return err
@@ -330,8 +343,8 @@ func (t *Tab) evaluateSettle(ctx context.Context, op string, ps *pageState) erro
 		if res.ExceptionDetails != nil {
 			return fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
 		}
-		if res.Result == nil {
-			return fmt.Errorf("no result")
+		if res.Result == nil || res.Result.Type != runtime.RemoteObjectTypeObject || res.Result.Subtype == runtime.RemoteObjectSubtypeNull {
+			return errNotInstalled
 		}
 		return json.Unmarshal(res.Result.Value, ps)
 	})

@@ -139,45 +139,49 @@
       'pointermove', 'mousemove', 'dragstart', 'drop', 'dragend', 'focusin', 'focusout']) {
       window.addEventListener(type, open, { capture: true, passive: true });
     }
+    // run answers one op; later calls reach it without sending this script.
+    s.run = (op) => {
+      const t = performance.now();
+      if (op === 'arm') {
+        s.armAt = t; s.seq++; s.timers.clear(); s.caused = 0; s.lastCaused = -1; s.background = 0;
+      } else if (op === 'idle') {
+        s.armAt = -1; s.timers.clear();
+      }
+      let timers = 0, due = 0;
+      for (const [id, at] of s.timers) {
+        // A timer well past its time was cleared some other way
+        // (clearInterval) or the page is busy; either way it is not waited for.
+        if (at < t - 250) { s.timers.delete(id); continue; }
+        timers++; due = Math.max(due, at - t);
+      }
+      let animations = 0, animationLeft = 0;
+      if (s.armAt >= 0 && document.getAnimations) {
+        for (const a of document.getAnimations()) {
+          if (a.playState !== 'running' || (a.startTime != null && a.startTime < s.armAt)) continue;
+          const ct = a.effect && a.effect.getComputedTiming();
+          if (!ct || !isFinite(ct.endTime) || ct.localTime == null) continue;
+          const left = (ct.endTime - ct.localTime) / Math.abs(a.playbackRate || 1);
+          if (left > 0) { animations++; animationLeft = Math.max(animationLeft, left); }
+        }
+      }
+      if (op === 'paint') {
+        // The pixels are known to be as they were at gen only when nothing
+        // paints on its own: no running animation, playing video, SMIL, frame.
+        let still = !s.opaque && !document.querySelector('iframe, frame, object, embed, animate, animateTransform, animateMotion, set');
+        if (still) for (const v of document.querySelectorAll('video')) if (!v.paused && !v.ended) still = false;
+        // Animations that ended hold their last frame (fill: forwards): which
+        // ones there are, and where they stopped, is part of the picture.
+        let held = '';
+        if (still && document.getAnimations) {
+          const all = document.getAnimations();
+          still = all.length <= 64 && !all.some((a) => a.playState === 'running' || a.pending);
+          for (const a of all) held += ':' + a.playState + '@' + a.currentTime;
+        }
+        return { gen: still ? s.id + ':' + s.gen + held : '' };
+      }
+      return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
+        timers, timerDue: due, animations, animationLeft, ready: document.readyState };
+    };
   }
-  const t = performance.now();
-  if (op === 'arm') {
-    s.armAt = t; s.seq++; s.timers.clear(); s.caused = 0; s.lastCaused = -1; s.background = 0;
-  } else if (op === 'idle') {
-    s.armAt = -1; s.timers.clear();
-  }
-  let timers = 0, due = 0;
-  for (const [id, at] of s.timers) {
-    // A timer well past its time was cleared some other way
-    // (clearInterval) or the page is busy; either way it is not waited for.
-    if (at < t - 250) { s.timers.delete(id); continue; }
-    timers++; due = Math.max(due, at - t);
-  }
-  let animations = 0, animationLeft = 0;
-  if (s.armAt >= 0 && document.getAnimations) {
-    for (const a of document.getAnimations()) {
-      if (a.playState !== 'running' || (a.startTime != null && a.startTime < s.armAt)) continue;
-      const ct = a.effect && a.effect.getComputedTiming();
-      if (!ct || !isFinite(ct.endTime) || ct.localTime == null) continue;
-      const left = (ct.endTime - ct.localTime) / Math.abs(a.playbackRate || 1);
-      if (left > 0) { animations++; animationLeft = Math.max(animationLeft, left); }
-    }
-  }
-  if (op === 'paint') {
-    // The pixels are known to be as they were at gen only when nothing
-    // paints on its own: no running animation, playing video, SMIL, frame.
-    let still = !s.opaque && !document.querySelector('iframe, frame, object, embed, animate, animateTransform, animateMotion, set');
-    if (still) for (const v of document.querySelectorAll('video')) if (!v.paused && !v.ended) still = false;
-    // Animations that ended hold their last frame (fill: forwards): which
-    // ones there are, and where they stopped, is part of the picture.
-    let held = '';
-    if (still && document.getAnimations) {
-      const all = document.getAnimations();
-      still = all.length <= 64 && !all.some((a) => a.playState === 'running' || a.pending);
-      for (const a of all) held += ':' + a.playState + '@' + a.currentTime;
-    }
-    return { gen: still ? s.id + ':' + s.gen + held : '' };
-  }
-  return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
-    timers, timerDue: due, animations, animationLeft, ready: document.readyState };
+  return s.run(op);
 }

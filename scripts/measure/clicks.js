@@ -74,8 +74,8 @@ function navigates(u) {
 
 const spread = (c, k) => c.length <= k ? c : Array.from({ length: k }, (_, i) => c[Math.floor(i * c.length / k)]);
 
-function targets(snapshot) {
-  const all = lines(snapshot).filter(l => !l.disabled);
+function targets(snapshot, keep = () => true) {
+  const all = lines(snapshot).filter(l => !l.disabled && keep(l));
   const c = all.filter(l => ['button', 'clickable', 'tab', 'checkbox'].includes(l.role) || (l.role === 'link' && inPage(l.url)));
   return [...spread(c, K), ...spread(all.filter(l => l.role === 'link' && navigates(l.url)), NAV).map(l => ({ ...l, nav: true }))];
 }
@@ -105,9 +105,13 @@ function targets(snapshot) {
   }
   // Targets come from the AFTER server's snapshot (Playwright's names
   // fewer elements: its tabs and clickable divs are unnamed).
-  await fresh(sv.before); await onTab(sv.before, 'before'); // warm: both attached before the first click
+  // Only elements both servers list (by role and name, else by name) are
+  // compared: the same element clicked by each.
+  await fresh(sv.before);
+  const peer = lines(await onTab(sv.before, 'before')); // warm: both attached before the first click
   await fresh(sv.after);
-  const picked = targets(await onTab(sv.after, 'after'));
+  const both = l => peer.some(p => p.key === l.key) || (l.name && peer.some(p => p.name === l.name));
+  const picked = targets(await onTab(sv.after, 'after'), both);
   const rows = []; let missing = 0; const firstErr = {};
   for (let i = 0; i < picked.length; i++) {
     const tg = picked[i]; const row = { line: tg.key.slice(0, 120), nav: !!tg.nav };

@@ -2,9 +2,10 @@
 # Runs a side-by-side measurement over every page of ../shared/corpus and
 # prints the median ratio. Not a test: figures for notes, machine-dependent.
 #   scripts/measure/corpus.sh sidebyside BIN OUT.jsonl   # whole process (../shared/peers/sidebyside.js)
-#   scripts/measure/corpus.sh warm BIN OUT.jsonl         # warm MCP call (scripts/measure/warm.js)
+#   scripts/measure/corpus.sh warm BIN OUT.jsonl         # warm MCP call (scripts/measure/warm.js; PEER=playwright-mcp: against Playwright MCP's browser_snapshot)
 #   scripts/measure/corpus.sh floor BIN OUT.jsonl        # BIN beside the floor of any one-shot process (scripts/measure/floor.js)
 #   BEFORE=BIN0 scripts/measure/corpus.sh clicks BIN OUT.jsonl  # browser_click of BIN0 and BIN side by side (scripts/measure/clicks.js; CLICKS per page, default 5; BEFORE=playwright-mcp: Playwright MCP)
+# TodoMVC's add, complete and filter steps: node scripts/measure/todomvc.js URL BIN.
 # Needs: PEERS (default /tmp/peers) = a copy of ../shared/peers after
 # `npm install`; the corpus served on 127.0.0.1:8765
 # (cd ../shared/corpus && python3 -m http.server 8765 --bind 127.0.0.1).
