@@ -1,8 +1,6 @@
 package chrome
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -37,15 +35,7 @@ type keyLog struct {
 // TestPressChord presses chords into a real headless Chromium.
 func TestPressChord(t *testing.T) {
 	requireBrowser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(keysPage))
-	}))
-	defer srv.Close()
-	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 60*time.Second)
-	if err := tab.Navigate(srv.URL, 0); err != nil {
-		t.Fatal(err)
-	}
+	tab := pageTab(t, keysPage, 60*time.Second)
 	press := func(chords ...string) {
 		t.Helper()
 		for _, s := range chords {

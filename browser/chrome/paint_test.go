@@ -2,8 +2,6 @@ package chrome
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -33,15 +31,7 @@ if (gl) { gl.clearColor(0, 0.5, 0, 1); gl.clear(gl.COLOR_BUFFER_BIT); }
 // and equals a fresh capture too.
 func TestScreenshotIsReusedOnlyWhileNothingRepainted(t *testing.T) {
 	requireBrowser(t)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(paintPage))
-	}))
-	defer srv.Close()
-	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 120*time.Second)
-	if err := tab.Navigate(srv.URL, 0); err != nil {
-		t.Fatal(err)
-	}
+	tab := pageTab(t, paintPage, 120*time.Second)
 	if _, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull}); err != nil {
 		t.Fatal(err)
 	}

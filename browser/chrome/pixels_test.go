@@ -236,3 +236,19 @@ func testTab(t *testing.T, opts Options, limit time.Duration) *Tab {
 	t.Cleanup(tab.Close)
 	return tab
 }
+
+// pageTab serves html on loopback and opens it in a launched Chromium's
+// tab; all of it ends with the test.
+func pageTab(t *testing.T, html string, limit time.Duration) *Tab {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(html))
+	}))
+	t.Cleanup(srv.Close)
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, limit)
+	if err := tab.Navigate(srv.URL, 0); err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}

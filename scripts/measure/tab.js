@@ -31,7 +31,8 @@ function server(bin, port) {
   const { spawn } = require('child_process');
   const readline = require('readline');
   const child = bin === 'playwright-mcp'
-    ? spawn('node', [path.join(process.env.PEERS || '/tmp/peers', 'node_modules', '@playwright', 'mcp', 'cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'ignore'] })
+    // (its cwd: Playwright MCP writes logs and snapshots under ./.playwright-mcp)
+    ? spawn('node', [path.join(process.env.PEERS || '/tmp/peers', 'node_modules', '@playwright', 'mcp', 'cli.js'), '--cdp-endpoint', `http://127.0.0.1:${port}`], { stdio: ['pipe', 'pipe', 'ignore'], cwd: require('os').tmpdir() })
     : spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const rl = readline.createInterface({ input: child.stdout });
   const waiting = new Map(); let id = 0;
