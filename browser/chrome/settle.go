@@ -279,6 +279,8 @@ type pageState struct {
 	AnimationLeft float64 `json:"animationLeft"`
 	Ready         string  `json:"ready"`
 	Gen           string  `json:"gen"` // op paint
+	Sent          int     `json:"sent"` // fetch and XHR calls of the action's handlers
+	Navigating    bool    `json:"navigating"`
 }
 
 // pageSettle runs settle.js's op in the tab's main world (where the
@@ -443,6 +445,7 @@ type waiter struct {
 	since, deadline time.Time
 	rearmed         bool
 	background      int
+	navHint         time.Time // when the page said a navigation began
 	seen            map[string]*browser.SettlePart
 	order           []string
 }
@@ -493,6 +496,22 @@ func (w *waiter) look(now time.Time, nv netView, ps pageState, pageErr error) []
 		return pending // no page state to judge: a document between two
 	}
 	w.background = max(w.background, ps.Background)
+	if ps.Navigating && w.navHint.IsZero() {
+		w.navHint = now
+	}
+	// The page knew of a navigation before the browser's events said so:
+	// wait for them, a second at most (a navigation that is cancelled
+	// sends none).
+	if nv.nav == navNone && !w.navHint.IsZero() && now.Sub(w.navHint) < time.Second {
+		w.part(browser.PartNavigation, 1, true, now)
+		pending = append(pending, "a navigation the page began")
+	}
+	if seen := nv.caused + nv.ignored; ps.Sent > seen && !w.since.Add(time.Second).Before(now) {
+		// Sent by the action's handlers, not yet seen on the network (a
+		// second at most: a request the browser never starts sends none).
+		w.part(browser.PartRequests, ps.Sent, true, now)
+		pending = append(pending, fmt.Sprintf("%d %s the action's handlers sent, not yet on the network", ps.Sent-seen, plural(ps.Sent-seen, "request")))
+	}
 	w.part(browser.PartTimers, ps.Timers, ps.Timers > 0, now)
 	if ps.Timers > 0 {
 		pending = append(pending, fmt.Sprintf("%d %s the action set (due in %.0f ms)", ps.Timers, plural(ps.Timers, "timer"), ps.TimerDue))

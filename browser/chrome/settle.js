@@ -18,7 +18,7 @@
   if (!s) {
     const origSet = window.setTimeout, origClear = window.clearTimeout;
     s = { armAt: -1, seq: 0, inAction: 0, depth: 0, running: null, clearing: false,
-      timers: new Map(), caused: 0, lastCaused: -1, background: 0, nodes: new WeakMap(),
+      timers: new Map(), caused: 0, lastCaused: -1, background: 0, nodes: new WeakMap(), sent: 0, navigating: false,
       // gen counts what can change the pixels: DOM changes, canvas draws,
       // scrolls, resizes, input, hovers, loads. opaque: something paints
       // that gen cannot follow (a worker's canvas, WebGPU).
@@ -127,6 +127,31 @@
     const clearTimeout = function clearTimeout(id) { s.timers.delete(id); return origClear.call(window, id); };
     window.setTimeout = setTimeout;
     window.clearTimeout = clearTimeout;
+    // Requests the action's handlers send are known here at once; the
+    // network's own events can come tens of milliseconds later on a busy
+    // machine, after the wait would have looked and found nothing.
+    const origFetch = window.fetch;
+    if (origFetch) {
+      window.fetch = function fetch(...a) {
+        const p = origFetch.apply(this, a);
+        if (s.inAction && s.armAt >= 0) s.sent++;
+        return p;
+      };
+    }
+    const xhr = window.XMLHttpRequest && XMLHttpRequest.prototype;
+    const origSend = xhr && xhr.send;
+    if (origSend) {
+      xhr.send = function send(...a) {
+        if (s.inAction && s.armAt >= 0) s.sent++;
+        return origSend.apply(this, a);
+      };
+    }
+    // A navigation the action starts is known here at once too.
+    if (window.navigation) {
+      navigation.addEventListener('navigate', (e) => {
+        if (s.armAt >= 0 && !(e.destination && e.destination.sameDocument)) s.navigating = true;
+      });
+    }
     // A trusted input event opens the action's context until the task
     // that dispatches it ends (a zero timer set first runs first).
     const open = (e) => {
@@ -143,7 +168,7 @@
     s.run = (op) => {
       const t = performance.now();
       if (op === 'arm') {
-        s.armAt = t; s.seq++; s.timers.clear(); s.caused = 0; s.lastCaused = -1; s.background = 0;
+        s.armAt = t; s.seq++; s.timers.clear(); s.caused = 0; s.lastCaused = -1; s.background = 0; s.sent = 0; s.navigating = false;
       } else if (op === 'idle') {
         s.armAt = -1; s.timers.clear();
       }
@@ -180,6 +205,7 @@
         return { gen: still ? s.id + ':' + s.gen + held : '' };
       }
       return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
+        sent: s.sent, navigating: s.navigating,
         timers, timerDue: due, animations, animationLeft, ready: document.readyState };
     };
   }
