@@ -278,7 +278,7 @@ type pageState struct {
 	Animations    int     `json:"animations"`
 	AnimationLeft float64 `json:"animationLeft"`
 	Ready         string  `json:"ready"`
-	Gen           string  `json:"gen"` // op paint
+	Gen           string  `json:"gen"`  // op paint
 	Sent          int     `json:"sent"` // fetch and XHR calls of the action's handlers
 	Navigating    bool    `json:"navigating"`
 }
