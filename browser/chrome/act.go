@@ -59,17 +59,25 @@ func (t *Tab) ScrollIntoView(n domsnap.Key) error {
 // dialog ends the wait (the action happened; the dialog is the new state).
 func (t *Tab) input(step string, f func(ctx context.Context) error) error {
 	t.armSettle()
+	err, _ := t.unlessDialog(func() error { return t.call(step, f) })
+	return err
+}
+
+// unlessDialog runs f and waits for it, or until a JavaScript dialog is
+// open (dialog true, err nil): the page's script, and so f's call, waits
+// for the dialog, and f may still be running.
+func (t *Tab) unlessDialog(f func() error) (err error, dialog bool) {
 	done := make(chan error, 1)
-	go func() { done <- t.call(step, f) }()
+	go func() { done <- f() }()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case err := <-done:
-			return err
+			return err, false
 		case <-tick.C:
 			if t.OpenDialog() != nil {
-				return nil
+				return nil, true
 			}
 		}
 	}

@@ -60,9 +60,8 @@ type settleTracker struct {
 
 	mu       sync.Mutex
 	reqs     map[network.RequestID]*request
-	action   bool      // between Mark and the end of Settle
-	armed    bool      // the page side was armed for this action
-	armAt    time.Time // when the action's first input went
+	action   bool // between Mark and the end of Settle
+	armed    bool // the page side was armed for this action
 	silent   map[string]bool
 	answered map[string]time.Time // each host's last response
 	bgURLs   map[string]bool
@@ -72,8 +71,7 @@ type settleTracker struct {
 	nav      navState
 	navURL   string
 	navDoc   network.RequestID
-	navAt    time.Time // commit, then DOMContentLoaded
-	loadedAt time.Time
+	loadedAt time.Time // the new document's DOMContentLoaded
 	// finished counts every request that ended: a picture (a CSS
 	// background) can arrive with no DOM change.
 	finished int
@@ -142,7 +140,7 @@ func (s *settleTracker) event(ev any, now time.Time) {
 		}
 	case *page.EventFrameNavigated:
 		if e.Frame != nil && e.Frame.ParentID == "" && s.action && s.nav == navRequested {
-			s.nav, s.navAt = navCommitted, now
+			s.nav = navCommitted
 		}
 	case *page.EventDomContentEventFired:
 		if s.action && s.nav == navCommitted {
@@ -220,7 +218,7 @@ func (s *settleTracker) arm(now time.Time) bool {
 	if !s.action || s.armed {
 		return false
 	}
-	s.armed, s.armAt = true, now
+	s.armed = true
 	s.silent, s.bgURLs = map[string]bool{}, map[string]bool{}
 	for _, r := range s.reqs {
 		r.caused = false
@@ -252,13 +250,13 @@ type netView struct {
 	lastEnd         time.Time
 	nav             navState
 	navURL          string
-	navAt, loadedAt time.Time
+	loadedAt        time.Time
 }
 
 func (s *settleTracker) view() netView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := netView{caused: s.causedN, ignored: s.ignored, lastEnd: s.lastEnd, nav: s.nav, navURL: s.navURL, navAt: s.navAt, loadedAt: s.loadedAt}
+	v := netView{caused: s.causedN, ignored: s.ignored, lastEnd: s.lastEnd, nav: s.nav, navURL: s.navURL, loadedAt: s.loadedAt}
 	for _, r := range s.reqs {
 		if r.caused {
 			v.inflight = append(v.inflight, r.url)
@@ -277,7 +275,6 @@ type pageState struct {
 	TimerDue      float64 `json:"timerDue"`
 	Animations    int     `json:"animations"`
 	AnimationLeft float64 `json:"animationLeft"`
-	Ready         string  `json:"ready"`
 	Gen           string  `json:"gen"`  // op paint
 	Sent          int     `json:"sent"` // fetch and XHR calls of the action's handlers
 	Navigating    bool    `json:"navigating"`
@@ -296,24 +293,14 @@ func (t *Tab) pageSettle(op string) (pageState, error) {
 	if t.OpenDialog() != nil {
 		return ps, errDialogOpen
 	}
-	done := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(t.ctx, min(pageCall, t.browser.opts.callTimeout()))
-	defer cancel()
-	go func() { done <- t.evaluateSettle(ctx, op, &ps) }()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-done:
-			return ps, err
-		case <-tick.C:
-			if t.OpenDialog() != nil {
-				cancel()
-				<-done
-				return pageState{}, errDialogOpen
-			}
-		}
+	defer cancel() // also ends a call left waiting on a dialog
+	var got pageState
+	err, dialog := t.unlessDialog(func() error { return t.evaluateSettle(ctx, op, &got) })
+	if dialog {
+		return ps, errDialogOpen
 	}
+	return got, err
 }
 
 // pageCall bounds one call of settle.js.

@@ -206,7 +206,7 @@
       }
       return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
         sent: s.sent, navigating: s.navigating,
-        timers, timerDue: due, animations, animationLeft, ready: document.readyState };
+        timers, timerDue: due, animations, animationLeft };
     };
   }
   return s.run(op);
