@@ -2,7 +2,7 @@ package chrome
 
 import (
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
@@ -101,10 +101,14 @@ var backgroundTypes = map[network.ResourceType]bool{
 	network.ResourceTypeCSPViolationReport: true, network.ResourceTypeTextTrack: true, network.ResourceTypeFedCM: true,
 }
 
+// newSettleTracker follows the tab whose main frame (and target) is
+// frame. The page-side name comes from the target id, so that every
+// process acting on the tab (one `axfuse act` after another) finds the
+// one installed tracker instead of wrapping the page's timers again; a
+// page does not know its target id before the tracker is there.
 func newSettleTracker(frame string) *settleTracker {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return &settleTracker{key: "__axfuse_settle_" + hex.EncodeToString(b), frame: frame,
+	sum := sha256.Sum256([]byte("axfuse settle " + frame))
+	return &settleTracker{key: "__axfuse_settle_" + hex.EncodeToString(sum[:8]), frame: frame,
 		reqs: map[network.RequestID]*request{}, answered: map[string]time.Time{}}
 }
 

@@ -170,3 +170,26 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 		}
 	})
 }
+
+// TestSecondProcessFindsTheTracker: a second client of the same tab (the
+// next `axfuse act` process) uses the tracker the first installed and
+// does not wrap the page's timers again.
+func TestSecondProcessFindsTheTracker(t *testing.T) {
+	requireBrowser(t)
+	tab := pageTab(t, `<!doctype html><title>two</title><p>x</p>`, 60*time.Second)
+	if _, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := tab.browser.AttachTab(tab.TargetID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull}); err != nil {
+		t.Fatal(err)
+	}
+	n := evalIn[int](t, tab, `Object.getOwnPropertyNames(window).filter((k) => k.startsWith('__axfuse_settle_')).length`)
+	if n != 1 {
+		t.Fatalf("%d trackers installed in one document; want 1", n)
+	}
+}
