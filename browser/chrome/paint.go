@@ -1,8 +1,11 @@
 package chrome
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/png"
 	"sync"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -84,11 +87,43 @@ func (t *Tab) CapturePNG(ctx context.Context) ([]byte, error) {
 	if png := t.shot.get(gen); png != nil {
 		return png, nil
 	}
-	yes := true
-	res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: &yes})
+	data, err := t.capturePNG(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("Page.captureScreenshot: %w", err)
 	}
-	t.shot.put(gen, res.Data)
-	return res.Data, nil
+	t.shot.put(gen, data)
+	return data, nil
+}
+
+// capturePNG is one Page.captureScreenshot, taken again while it is tiled
+// (tiled.go); at scale 1 it is not decoded.
+func (t *Tab) capturePNG(ctx context.Context) ([]byte, error) {
+	take := func() ([]byte, error) {
+		res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+		return res.Data, err
+	}
+	scale := t.emulatedScale()
+	if scale <= 1 {
+		return take()
+	}
+	return untiled(func() ([]byte, image.Image, error) {
+		data, err := take()
+		if err != nil {
+			return nil, nil, err
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			return nil, nil, fmt.Errorf("decoding the screenshot: %w", err)
+		}
+		return data, img, nil
+	}, scale)
+}
+
+// emulatedScale is the device scale the tab's viewport is emulated at; 1
+// for an attached tab, whose owner's screen draws it.
+func (t *Tab) emulatedScale() float64 {
+	if t.browser.attached {
+		return 1
+	}
+	return t.browser.opts.Scale
 }

@@ -378,8 +378,16 @@ func (t *Tab) pixelStep(ctx, session context.Context, step string, limit time.Du
 	})
 }
 
-// screenshot takes the viewport, decoded.
+// screenshot takes the viewport, decoded, again while it is tiled.
 func (r *pixelRun) screenshot(ctx context.Context) (*image.RGBA, error) {
+	return untiled(func() (*image.RGBA, image.Image, error) {
+		img, err := r.screenshotOnce(ctx)
+		return img, img, err
+	}, r.t.emulatedScale())
+}
+
+// screenshotOnce takes the viewport, decoded.
+func (r *pixelRun) screenshotOnce(ctx context.Context) (*image.RGBA, error) {
 	var data []byte
 	err := r.t.pixelStep(ctx, r.t.ctx, "Page.captureScreenshot", r.t.browser.opts.callTimeout(), func(ctx context.Context) error {
 		var err error
