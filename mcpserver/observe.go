@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -102,19 +103,42 @@ func (s *Server) attachRegions(ts *tabState, o *act.Observed, res *mcp.CallToolR
 		why = "asked for (screenshot: always)"
 	}
 	obs := &fuse.Observation{Elements: o.Tree.Elements, Regions: o.Tree.Regions, Viewport: o.Capture.Viewport}
-	png, err := s.annotated(ts, obs, early)
+	var clip *[4]float64
+	if !always {
+		clip = regionsClip(obs)
+	}
+	png, err := s.annotated(ts, obs, early, clip)
 	if err != nil {
 		res.Content = append(res.Content, &mcp.TextContent{Text: "(the screenshot for " + why + " failed: " + err.Error() + ")"})
 		return
 	}
-	res.Content = append(res.Content,
-		&mcp.TextContent{Text: "Screenshot attached: " + why},
-		&mcp.ImageContent{Data: png, MIMEType: "image/png"})
+	text := "Screenshot attached: " + why
+	if clip != nil {
+		text += fmt.Sprintf("\nIt shows the part of the viewport at x=%.0f, y=%.0f, %.0f×%.0f CSS px: add x and y to a point in it for browser_mouse_click_xy (screenshot: always gives the whole viewport).", clip[0], clip[1], clip[2], clip[3])
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: text}, &mcp.ImageContent{Data: png, MIMEType: "image/png"})
+}
+
+// regionsClip is the part of the viewport the regions need, nil when the
+// whole viewport serves as well (see screenshot.Clip). Its corner is
+// rounded to whole CSS px, so that the offsets the answer gives are exact.
+func regionsClip(obs *fuse.Observation) *[4]float64 {
+	boxes := make([][4]float64, len(obs.Regions))
+	for i, r := range obs.Regions {
+		boxes[i] = r.Box
+	}
+	box, ok := screenshot.Clip(boxes, obs.Viewport.Width, obs.Viewport.Height)
+	if !ok {
+		return nil
+	}
+	x, y := math.Floor(box[0]), math.Floor(box[1])
+	box = [4]float64{x, y, math.Ceil(box[0] + box[2] - x), math.Ceil(box[1] + box[3] - y)}
+	return &box
 }
 
 // annotated takes the viewport (or waits for the one taken early) and
-// outlines the observation's elements.
-func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screenshot.Pending) ([]byte, error) {
+// outlines the observation's elements, cut to clip when not nil.
+func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screenshot.Pending, clip *[4]float64) ([]byte, error) {
 	if early == nil {
 		early = screenshot.Start(ts.tab, s.timeout())
 	}
@@ -123,23 +147,29 @@ func (s *Server) annotated(ts *tabState, obs *fuse.Observation, early *screensho
 		return nil, err
 	}
 	marks, scale := screenshot.MarksOf(obs), obs.Viewport.DevicePixelRatio
-	if a := ts.annotatedLast; a != nil && a.scale == scale && slices.Equal(a.marks, marks) && bytes.Equal(a.shot, shot) {
+	var cut [4]float64
+	if clip != nil {
+		cut = *clip
+	}
+	if a := ts.annotatedLast; a != nil && a.scale == scale && a.clip == cut && slices.Equal(a.marks, marks) && bytes.Equal(a.shot, shot) {
 		// The same picture with the same marks: the same annotated PNG,
 		// without decoding and encoding it again.
 		return a.out, nil
 	}
-	out, err := screenshot.Annotate(shot, marks, scale)
+	out, err := screenshot.AnnotateClipped(shot, marks, scale, clip)
 	if err == nil {
-		ts.annotatedLast = &annotatedShot{shot: shot, marks: marks, scale: scale, out: out}
+		ts.annotatedLast = &annotatedShot{shot: shot, marks: marks, scale: scale, clip: cut, out: out}
 	}
 	return out, err
 }
 
-// annotatedShot is the last annotated screenshot and what it was made of.
+// annotatedShot is the last annotated screenshot and what it was made of
+// (clip zero: the whole viewport).
 type annotatedShot struct {
 	shot, out []byte
 	marks     []screenshot.Mark
 	scale     float64
+	clip      [4]float64
 }
 
 func (s *Server) screenshot(ts *tabState) ([]byte, error) {

@@ -721,7 +721,7 @@ func (s *Server) screenshotTool(ts *tabState, in screenshotArgs) (*mcp.CallToolR
 	}
 	switch {
 	case in.Annotated:
-		png, err = s.annotated(ts, obs, early)
+		png, err = s.annotated(ts, obs, early, nil)
 	case early != nil:
 		png, err = early.Wait()
 	default:

@@ -74,6 +74,12 @@ type Mark struct {
 // Annotate draws the marks on a PNG taken at the given device pixel ratio
 // and returns the annotated PNG.
 func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
+	return AnnotateClipped(pngData, marks, scale, nil)
+}
+
+// AnnotateClipped is Annotate cut to clip, a box in CSS px (nil: the
+// whole picture). Tags are placed within the clip.
+func AnnotateClipped(pngData []byte, marks []Mark, scale float64, clip *[4]float64) ([]byte, error) {
 	src, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
 		return nil, fmt.Errorf("decoding screenshot: %w", err)
@@ -82,6 +88,13 @@ func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
 		scale = 1
 	}
 	img := rgba(src)
+	if clip != nil {
+		r, ok := toPixels(*clip, scale, img.Bounds())
+		if !ok {
+			return nil, fmt.Errorf("clip %v lies outside the screenshot", *clip)
+		}
+		img = img.SubImage(r).(*image.RGBA)
+	}
 	tags := layout(marks, scale, img.Bounds())
 	w := outlineWidth(scale)
 	for _, t := range tags {
@@ -91,6 +104,34 @@ func Annotate(pngData []byte, marks []Mark, scale float64) ([]byte, error) {
 		drawTag(img, t)
 	}
 	return encode(img)
+}
+
+// clipShare is the most of the viewport a clip may cover: above it the
+// whole viewport costs little more, and shows the regions in context.
+const clipShare = 0.5
+
+// clipPad is the margin kept around the boxes a clip holds, CSS px: room
+// for the tags outside them.
+const clipPad = 24
+
+// Clip is the part of a width×height viewport (CSS px) that holds the
+// boxes, with a margin: what a screenshot for them needs. ok is false when
+// no box is in view or the part would cover more than half the viewport.
+// An image's cost to a model grows with its pixels.
+func Clip(boxes [][4]float64, width, height float64) (box [4]float64, ok bool) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, b := range boxes {
+		bx0, by0 := max(b[0]-clipPad, 0), max(b[1]-clipPad, 0)
+		bx1, by1 := min(b[0]+b[2]+clipPad, width), min(b[1]+b[3]+clipPad, height)
+		if !(bx1 > bx0 && by1 > by0) || !(b[2] > 0 && b[3] > 0) {
+			continue // out of view, empty or not a number
+		}
+		x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+	}
+	if !(x1 > x0 && y1 > y0) || (x1-x0)*(y1-y0) > clipShare*width*height {
+		return [4]float64{}, false
+	}
+	return [4]float64{x0, y0, x1 - x0, y1 - y0}, true
 }
 
 // rgba is the image to draw on: Chrome's opaque PNG decodes as RGBA

@@ -6,7 +6,9 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"image/jpeg"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -318,6 +320,11 @@ func BenchmarkEncode(b *testing.B) {
 			f    func() ([]byte, error)
 		}{
 			{"axfuse", func() ([]byte, error) { return encode(img) }},
+			{"jpeg-q80", func() ([]byte, error) {
+				var out bytes.Buffer
+				err := jpeg.Encode(&out, img, &jpeg.Options{Quality: 80})
+				return out.Bytes(), err
+			}},
 			{"image-png-BestSpeed", func() ([]byte, error) {
 				var out bytes.Buffer
 				err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&out, img)
@@ -336,5 +343,67 @@ func BenchmarkEncode(b *testing.B) {
 				b.ReportMetric(float64(n), "bytes")
 			})
 		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name  string
+		boxes [][4]float64
+		want  [4]float64
+		ok    bool
+	}{
+		{"one small box, padded", [][4]float64{{100, 200, 300, 100}}, [4]float64{76, 176, 348, 148}, true},
+		{"two boxes: their union", [][4]float64{{100, 100, 50, 50}, {300, 150, 50, 50}}, [4]float64{76, 76, 298, 148}, true},
+		{"padding stops at the edges", [][4]float64{{0, 0, 100, 100}}, [4]float64{0, 0, 124, 124}, true},
+		{"more than half the viewport", [][4]float64{{0, 0, 1000, 500}}, [4]float64{}, false},
+		{"boxes far apart: the union is too big", [][4]float64{{0, 0, 10, 10}, {1200, 700, 10, 10}}, [4]float64{}, false},
+		{"out of view: ignored", [][4]float64{{100, 100, 50, 50}, {5000, 5000, 10, 10}}, [4]float64{76, 76, 98, 98}, true},
+		{"only out of view", [][4]float64{{-500, 100, 50, 50}}, [4]float64{}, false},
+		{"empty and odd boxes ignored", [][4]float64{{100, 100, 0, 50}, {nan, 1, 2, 3}, {math.Inf(-1), 0, math.Inf(1), 5}, {100, 100, 50, 50}}, [4]float64{76, 76, 98, 98}, true},
+		{"none", nil, [4]float64{}, false},
+	} {
+		got, ok := Clip(tc.boxes, 1280, 720)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("%s: %v %v, want %v %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+	if _, ok := Clip([][4]float64{{1, 1, 2, 2}}, nan, 720); ok {
+		t.Error("a viewport of no width gave a clip")
+	}
+}
+
+// TestAnnotateClipped: the picture is the clip's part, its marks drawn
+// where the whole picture has them; marks outside it are left out.
+func TestAnnotateClipped(t *testing.T) {
+	marks := []Mark{{Ref: "e1", Kind: KindCanvas, Box: [4]float64{60, 50, 40, 30}}, {Ref: "e2", Kind: KindLink, Box: [4]float64{5, 5, 10, 10}}}
+	for _, scale := range []float64{1, 2} {
+		src := blank(int(200*scale), int(120*scale))
+		out, err := AnnotateClipped(src, marks, scale, &[4]float64{40, 30, 100, 70})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := decode(t, out)
+		if got, want := img.Bounds().Size(), image.Pt(int(100*scale), int(70*scale)); got != want {
+			t.Fatalf("scale %v: %v, want %v", scale, got, want)
+		}
+		// e1's outline: its top-left corner is at (20, 20) CSS px in the clip.
+		at := func(x, y float64) color.RGBA {
+			return color.RGBAModel.Convert(img.At(int(x*scale), int(y*scale))).(color.RGBA)
+		}
+		if c := at(20, 40); c != Colour(KindCanvas) {
+			t.Errorf("scale %v: e1's left edge is %v, want its colour", scale, c)
+		}
+		for y := 0.0; y < 70; y++ {
+			for x := 0.0; x < 100; x++ {
+				if at(x, y) == Colour(KindLink) {
+					t.Fatalf("scale %v: e2, outside the clip, drawn at %v,%v", scale, x, y)
+				}
+			}
+		}
+	}
+	if _, err := AnnotateClipped(blank(100, 100), marks, 1, &[4]float64{500, 500, 10, 10}); err == nil {
+		t.Error("a clip outside the picture was accepted")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,18 +263,38 @@ func TestMCPCanvasScreenshot(t *testing.T) {
 		}
 		return nil
 	}
+	// The chart covers less than half the viewport: the picture is cut to
+	// it, and the answer says where the cut lies; asked for always, it is
+	// the whole viewport.
+	clipped := regexp.MustCompile(`at x=(\d+), y=(\d+), (\d+)×(\d+) CSS px`)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
-	}{{"browser_navigate", map[string]any{"url": demo.URL}}, {"browser_snapshot", map[string]any{}}} {
+	}{{"browser_navigate", map[string]any{"url": demo.URL}}, {"browser_snapshot", map[string]any{}}, {"browser_snapshot", map[string]any{"screenshot": "always"}}} {
 		text, res := call(t, cs, tc.tool, tc.args, false)
 		img := image(res)
 		if img == nil || !strings.Contains(text, "Screenshot attached: canvas") {
 			t.Fatalf("%s: no screenshot for the canvas:\n%s", tc.tool, text)
 		}
 		shot, err := png.Decode(bytes.NewReader(img.Data))
-		if err != nil || shot.Bounds().Dx() != 1280 || shot.Bounds().Dy() != 720 {
-			t.Fatalf("%s: the attached image is not a 1280×720 PNG (%v)", tc.tool, err)
+		if err != nil {
+			t.Fatalf("%s: the attached image is not a PNG: %v", tc.tool, err)
+		}
+		w, h := 1280, 720
+		if m := clipped.FindStringSubmatch(text); tc.args["screenshot"] == "always" {
+			if m != nil {
+				t.Errorf("screenshot always: cut to %s", m[0])
+			}
+		} else if m == nil {
+			t.Fatalf("%s: the canvas screenshot is not cut to the chart:\n%s", tc.tool, text)
+		} else {
+			w, h = atoi(t, m[3]), atoi(t, m[4])
+			if x, y := atoi(t, m[1]), atoi(t, m[2]); x+w > 1280 || y+h > 720 || w*h > 1280*720/2 {
+				t.Errorf("%s: the cut %s is not a small part of the viewport", tc.tool, m[0])
+			}
+		}
+		if shot.Bounds().Dx() != w || shot.Bounds().Dy() != h {
+			t.Fatalf("%s: the attached image is %v, want %d×%d", tc.tool, shot.Bounds().Size(), w, h)
 		}
 	}
 	// Nothing changes on a hover over the first link: the answer is a
@@ -285,4 +306,13 @@ func TestMCPCanvasScreenshot(t *testing.T) {
 	if image(res) != nil {
 		t.Errorf("a delta carries a screenshot")
 	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
