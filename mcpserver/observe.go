@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,16 +37,20 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	case ts.screenshot != "never" && (full || ts.seen == nil):
 		onCanvas = func() { early = screenshot.Start(ts.tab, s.timeout()) }
 	}
+	start := time.Now()
 	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), onCanvas)
 	if err != nil {
 		early.Drop()
 		return nil, err
 	}
+	timings := append(slices.Clone(o.Capture.Timings), domsnap.TimingSince("capture and fuse", start))
 	prev := ts.seen
 	ts.seen = o
+	start = time.Now()
 	yaml := fuse.YAML(o.Tree.Roots)
 	fullTokens := fuse.CountTokens(yaml)
-	meta := mcp.Meta{"fullTokens": fullTokens}
+	timings = append(timings, domsnap.TimingSince("serialize and count tokens", start))
+	meta := mcp.Meta{"fullTokens": fullTokens, "timings": timings}
 	var sb strings.Builder
 	if note != "" {
 		sb.WriteString(note + "\n")

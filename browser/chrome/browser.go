@@ -225,6 +225,8 @@ type Tab struct {
 	settle *settleTracker
 	// shot is the last screenshot, given again while nothing repainted.
 	shot lastShot
+	// small is the document last found small (viewport.go), nil for none.
+	small atomic.Pointer[smallDoc]
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

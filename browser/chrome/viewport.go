@@ -86,6 +86,9 @@ type errFallBack struct {
 	// frames, when the pass stopped at its first step, are the frames it
 	// began with: the full capture starts from them.
 	frames []frameInfo
+	// small, when the page was found small, is what the tab remembers of
+	// it once the full capture confirms it.
+	small *smallDoc
 }
 
 func (e errFallBack) Error() string { return e.why }
@@ -121,7 +124,52 @@ func (t *Tab) captureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	if c != nil {
 		c.Timings = append(c.Timings, tried)
 	}
+	if fb.small != nil {
+		t.rememberSmall(c, fb.small)
+	}
 	return c, err
+}
+
+// smallDoc is a document auto mode found small (under AutoMinElements
+// elements, little text) and whose full capture confirmed it: its next
+// auto capture is full at once, without asking the page its size (a
+// round trip, a sixth of a small page's snapshot). canvas says whether a
+// canvas met the viewport then: OnCanvas is called again at once.
+type smallDoc struct {
+	loader string
+	canvas bool
+}
+
+// rememberSmall keeps c's document as small when its full capture shows
+// it is (its elements, shadow trees included, and its text counted), and
+// forgets it otherwise: a page that grew asks its size again next time.
+func (t *Tab) rememberSmall(c *domsnap.Capture, was *smallDoc) {
+	if c == nil || len(c.Documents) == 0 || !smallCapture(&c.Documents[0]) {
+		t.small.Store(nil)
+		return
+	}
+	t.small.Store(was)
+}
+
+// smallCapture is the page-size rule on a captured document.
+func smallCapture(d *domsnap.Document) bool {
+	elements, text := 0, 0
+	for _, n := range d.Nodes {
+		switch {
+		case n.Type == 1 && n.PseudoType == "":
+			elements++
+		case n.Type == 3 && n.Parent >= 0 && int(n.Parent) < len(d.Nodes):
+			switch d.Nodes[n.Parent].Name {
+			case "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE":
+			default:
+				text += len(n.Value)
+			}
+		}
+		if elements >= AutoMinElements || text >= autoMinText {
+			return false
+		}
+	}
+	return true
 }
 
 // viewDoc is one document as the viewport pass describes it.
@@ -219,6 +267,12 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	minElements := 0
 	if o.Mode == domsnap.CaptureAuto {
 		minElements = AutoMinElements
+		if sd := t.small.Load(); sd != nil && sd.loader == before[0].loader {
+			if sd.canvas && o.OnCanvas != nil {
+				o.OnCanvas()
+			}
+			return nil, errFallBack{why: "the document was small at its last capture", frames: before, small: sd}
+		}
 	}
 	pass, err := t.viewportPass(before[0], o.Margin, minElements, p)
 	if err != nil {
@@ -260,7 +314,8 @@ func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passO
 	res, kept := pass.res, len(pass.backends)
 	switch {
 	case res.Small:
-		return errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before}
+		return errFallBack{why: fmt.Sprintf("%d elements, under %d, and little text", res.Walked, AutoMinElements), frames: before,
+			small: &smallDoc{loader: before[0].loader, canvas: res.Canvases > 0}}
 	case res.TooShare > 0:
 		return errFallBack{why: fmt.Sprintf("about %d of %d elements' nodes meet the viewport", res.TooShare, res.Walked)}
 	case res.TooMany:

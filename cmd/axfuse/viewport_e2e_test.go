@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -228,6 +229,48 @@ func TestAutoCaptureSwitchesBySize(t *testing.T) {
 			t.Errorf("%d rows, %d characters below: no timing step %q in %v", tc.rows, len(tc.text), tc.wantStep, c.Timings)
 		}
 	}
+}
+
+// TestAutoCaptureRemembersASmallDocument: a document found small is
+// captured whole at once the next time (its canvas announced at once), until
+// a capture shows it grew; a new document is asked its size again. Each
+// capture is checked against the mode it should have taken.
+func TestAutoCaptureRemembersASmallDocument(t *testing.T) {
+	b := openBrowser(t)
+	rows := func(n int) string {
+		return strings.Repeat(`<tr><td><a href="/x">Item</a></td><td><button>Buy</button></td></tr>`, n)
+	}
+	srv := serve(t, map[string]string{
+		"/":      `<!doctype html><title>small</title><canvas width=50 height=50></canvas><table id=t>` + rows(20) + `</table>`,
+		"/other": `<!doctype html><title>other</title><table>` + rows(20) + `</table>`,
+	})
+	tab := openPageTab(t, b, srv.URL+"/", 100*time.Millisecond)
+	step := func(what string, want domsnap.CaptureMode, wantStep string, wantCanvas bool) {
+		t.Helper()
+		canvas := false
+		c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureAuto, OnCanvas: func() { canvas = true }})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if c.Mode != want || canvas != wantCanvas {
+			t.Errorf("%s: a %s capture, canvas announced %v; want %s, %v", what, c.Mode, canvas, want, wantCanvas)
+		}
+		if !slices.ContainsFunc(c.Timings, func(s domsnap.Timing) bool { return strings.HasPrefix(s.Step, wantStep) }) {
+			t.Errorf("%s: no timing step %q in %v", what, wantStep, c.Timings)
+		}
+	}
+	step("first look", domsnap.CaptureFull, "full capture taken: 107 elements, under 400", true)
+	step("second look", domsnap.CaptureFull, "full capture taken: the document was small at its last capture", true)
+	if _, err := tab.Evaluate(`document.getElementById('t').insertAdjacentHTML('beforeend', ` + strconv.Quote(rows(1000)) + `)`); err != nil {
+		t.Fatal(err)
+	}
+	step("grown, still remembered small", domsnap.CaptureFull, "full capture taken: the document was small", true)
+	step("grown, asked again", domsnap.CaptureViewport, "viewport pass (", true)
+	if err := tab.Navigate(srv.URL+"/other", 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	step("a new document", domsnap.CaptureFull, "full capture taken: 106 elements, under 400", false)
+	step("the new document again", domsnap.CaptureFull, "full capture taken: the document was small at its last capture", false)
 }
 
 // TestViewportCaptureAgreesInFrames: same-site, cross-site (out-of-process)
