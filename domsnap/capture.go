@@ -50,6 +50,21 @@ type Capture struct {
 	Frames []Frame `json:"frames"`
 	// Timings are the milliseconds each capture step took.
 	Timings []Timing `json:"timings,omitempty"`
+	// Hits are the browser's hit tests at chosen points, for measuring
+	// observations against what a click reaches (package truth); only
+	// captures made for that hold them.
+	Hits []Hit `json:"hits,omitempty"`
+}
+
+// Hit is what the browser's hit test (a click's) reaches at a point of
+// the top-level viewport, CSS px: the node, by the target that captured
+// its document (Document.Target) and its backend id; zero when nothing is
+// there.
+type Hit struct {
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	Target  string  `json:"target,omitempty"`
+	Backend int64   `json:"backendNodeId,omitempty"`
 }
 
 // Viewport is the top-level layout viewport in CSS pixels.

@@ -21,3 +21,6 @@ done
 # server: its end-to-end test serves it and records the capture.
 AXFUSE_RECORD=1 go test -count=1 -run 'TestFramesAndShadowRootsInOneTree$' ./cmd/axfuse
 echo "recorded frames"
+# The ground-truth page, with the browser's hit tests (package truth).
+./bin/axfuse capture --hits testdata/pages/truth/index.html -o testdata/captures/truth-hits.capture.json
+echo "recorded truth-hits"

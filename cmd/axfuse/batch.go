@@ -95,30 +95,43 @@ func batch(ctx context.Context, cfg *config, stdout io.Writer) error {
 // runBatch hands the pages to the workers; every page yields one line,
 // written under a lock as it completes.
 func runBatch(ctx context.Context, b *chrome.Browser, cfg *config, pages []string, enc *json.Encoder, bar *progressbar.ProgressBar) []batchLine {
+	var lines []batchLine
+	eachPage(ctx, cfg.parallel, len(pages), func(i int) batchLine { return batchPage(b, cfg, i, pages[i]) },
+		func(i int, err error) batchLine {
+			return batchLine{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
+		},
+		func(line batchLine) {
+			if err := enc.Encode(line); err != nil && line.Error == "" {
+				line.Error = "writing the line: " + err.Error()
+			}
+			lines = append(lines, line)
+			bar.Add(1)
+		})
+	return lines
+}
+
+// eachPage runs do for pages 0..n-1 on parallel workers and hands each
+// result to emit, one at a time, as it completes; once ctx ends, the pages
+// not yet started get notStarted's result instead.
+func eachPage[L any](ctx context.Context, parallel, n int, do func(i int) L, notStarted func(i int, err error) L, emit func(L)) {
 	jobs := make(chan int)
 	var mu sync.Mutex
-	var lines []batchLine
 	var wg sync.WaitGroup
-	for range min(cfg.parallel, len(pages)) {
+	for range min(max(parallel, 1), n) {
 		wg.Go(func() {
 			for i := range jobs {
-				line := batchPage(b, cfg, i, pages[i])
+				line := do(i)
 				mu.Lock()
-				if err := enc.Encode(line); err != nil && line.Error == "" {
-					line.Error = "writing the line: " + err.Error()
-				}
-				lines = append(lines, line)
-				bar.Add(1)
+				emit(line)
 				mu.Unlock()
 			}
 		})
 	}
-	for i := range pages {
+	for i := range n {
 		if ctx.Err() != nil {
+			line := notStarted(i, ctx.Err())
 			mu.Lock()
-			line := batchLine{Index: i, URL: pages[i], Error: "not started: " + ctx.Err().Error()}
-			enc.Encode(line)
-			lines = append(lines, line)
+			emit(line)
 			mu.Unlock()
 			continue
 		}
@@ -126,7 +139,6 @@ func runBatch(ctx context.Context, b *chrome.Browser, cfg *config, pages []strin
 	}
 	close(jobs)
 	wg.Wait()
-	return lines
 }
 
 // batchPage snapshots one page in a tab of its own; a panic in the

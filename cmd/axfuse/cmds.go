@@ -89,15 +89,17 @@ func viewCommands() []*command {
 			example: "axfuse locate 640 360 https://example.com",
 			flags:   flagsOf(pageFlags, []string{"capture"})},
 		{name: "compare", args: "[flags] [URL]", run: compare,
-			summary: "the AX-only view beside the fused view of one capture",
-			detail:  "The AX-only view beside the fused view of one capture, a table of what differs, and the targets one view has that the other lacks (the demo page with no URL).",
-			example: "axfuse compare https://example.com\naxfuse compare --from page.capture.json --format json",
-			flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin"})},
+			summary: "the AX-only view beside the fused view, measured against the browser's ground truth",
+			detail: "The AX-only view beside the fused view of one capture (the demo page with no URL), a table of what differs, the targets one view has that the other lacks, " +
+				"and both measured against the browser's ground truth: the elements in the viewport with a click listener or native activation, visible, whose centre the browser's hit test reaches " +
+				"(recall of those targets, listener-only ones apart; refs a click cannot reach; tokens). With --batch, every page of a list; with --html, a report to look at.",
+			example: "axfuse compare https://example.com\naxfuse compare --from page.capture.json --format json\naxfuse compare --batch urls.txt --parallel 2 --html report.html > pages.jsonl",
+			flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "html"})},
 		{name: "capture", args: "[flags] URL -o FILE", run: func(ctx context.Context, cfg *config, _ io.Writer) error { return capture(ctx, cfg) },
 			summary: "record one capture (plain JSON) for replay with --from",
 			detail:  "Record one capture of URL (or, with --cdp and no URL, of the attached tab), plain JSON, for replay with snapshot --from: the whole page unless --capture says otherwise.",
 			example: "axfuse capture https://example.com -o example.capture.json",
-			flags:   flagsOf(pageFlags, []string{"capture", "o"})},
+			flags:   flagsOf(pageFlags, []string{"capture", "o", "hits"})},
 	}
 }
 

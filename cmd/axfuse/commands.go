@@ -170,29 +170,6 @@ func cropAround(tab *chrome.Tab, cfg *config, c *domsnap.Capture, tree *fuse.Tre
 	return f.Name(), err
 }
 
-// compare shows the AX-only and the fused view of one capture.
-func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
-	var c *domsnap.Capture
-	var err error
-	if cfg.from != "" {
-		c, err = domsnap.Load(cfg.from)
-	} else {
-		c, err = captureLive(ctx, cfg, browser.CaptureOptions{Mode: domsnap.CaptureFull})
-	}
-	if err != nil {
-		return err
-	}
-	cmp := fuse.Compare(c, cfg.fuseOptions())
-	if cfg.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(cmp)
-	}
-	_, err = io.WriteString(stdout, cmp.Text(60))
-	return err
-}
-
 // sessionOptions are the view options with, for an attached tab, the refs
 // of its session (so `act` in another process sees the same refs) and the
 // session file's path ("" when launched).
@@ -281,6 +258,18 @@ func capture(ctx context.Context, cfg *config) error {
 	co := browser.CaptureOptions{Mode: domsnap.CaptureFull}
 	if cfg.captureSet {
 		co = cfg.captureOptions()
+	}
+	if cfg.hits {
+		if co.Mode != domsnap.CaptureFull {
+			return usageError{errors.New("--hits records a full capture; leave out --capture or give --capture full")}
+		}
+		return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+			c, _, err := captureWithHits(tab, cfg, false)
+			if err != nil {
+				return err
+			}
+			return c.Save(cfg.out)
+		})
 	}
 	c, err := captureLive(ctx, cfg, co)
 	if err != nil {

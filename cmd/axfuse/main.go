@@ -116,6 +116,9 @@ type config struct {
 	clear, submit    bool
 	dialog           string
 	noScreenshot     bool
+	hits             bool
+	batchFile        string // compare --batch
+	html             string // compare --html
 	x, y             float64
 	scale            float64
 	frameDepth       int
@@ -123,6 +126,7 @@ type config struct {
 	maxTokensSet     bool
 	capture          domsnap.CaptureMode
 	captureSet       bool
+	parallelSet      bool
 	urls             []string  // bench
 	runs, parallel   int       // bench, batch
 	listFile         string    // batch
@@ -160,7 +164,7 @@ func parseFlags(c *command, args []string) (*config, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg.maxTokensSet, cfg.captureSet = set["max-tokens"], set["capture"]
+	cfg.maxTokensSet, cfg.captureSet, cfg.parallelSet = set["max-tokens"], set["capture"], set["parallel"]
 	if err := cfg.check(set); err != nil {
 		return nil, err
 	}
@@ -266,6 +270,13 @@ func (cfg *config) combinations() error {
 	case "capture":
 		if cfg.url == "" && cfg.cdp == "" || cfg.out == "" {
 			return errors.New("needs a URL (or --cdp) and -o FILE")
+		}
+	case "compare":
+		if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
+			return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
+		}
+		if cfg.parallelSet && cfg.batchFile == "" {
+			return errors.New("--parallel applies to --batch")
 		}
 	case "open", "back", "forward", "reload", "tabs", "close":
 		if cfg.cdp == "" {

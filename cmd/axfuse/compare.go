@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome"
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/report"
+	"github.com/axfuse/axfuse/truth"
+	"github.com/schollz/progressbar/v3"
+)
+
+// compare shows the AX-only and the fused view of one capture, measured
+// against its ground truth; with --batch, of every page of a list.
+func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
+	if cfg.batchFile != "" {
+		return compareBatch(ctx, cfg, stdout)
+	}
+	start := time.Now()
+	var c *domsnap.Capture
+	var shot []byte
+	var err error
+	if cfg.from != "" {
+		c, err = domsnap.Load(cfg.from)
+	} else {
+		err = withTab(ctx, cfg, func(tab *chrome.Tab) error {
+			c, shot, err = captureWithHits(tab, cfg, cfg.html != "")
+			return err
+		})
+	}
+	if err != nil {
+		return err
+	}
+	p := comparePage(c, cfg)
+	p.URL, p.MS, p.Screenshot = c.URL, msSince(start), shot
+	if cfg.html != "" {
+		if err := writeReport(cfg.html, []report.Page{p.Page}); err != nil {
+			return err
+		}
+	}
+	if cfg.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			*fuse.Comparison
+			Truth *truth.Report `json:"truth"`
+		}{&fuse.Comparison{AX: p.AX, Fused: p.Fused, Table: p.Table, OnlyFused: p.OnlyFused, OnlyAX: p.OnlyAX}, p.Truth})
+	}
+	_, err = io.WriteString(stdout, p.Text+p.Truth.Text())
+	return err
+}
+
+// comparedPage is a report.Page with what the single-page output adds.
+type comparedPage struct {
+	report.Page
+	OnlyFused, OnlyAX []string
+	Text              string
+}
+
+// comparePage runs both views on a capture and measures them.
+func comparePage(c *domsnap.Capture, cfg *config) comparedPage {
+	cmp := fuse.Compare(c, cfg.fuseOptions())
+	return comparedPage{
+		Page: report.Page{URL: c.URL, Title: cmp.Fused.Title, Table: cmp.Table,
+			Truth: truth.Compare(c, layout.Compute(c), cmp), AX: cmp.AX, Fused: cmp.Fused},
+		OnlyFused: cmp.OnlyFused, OnlyAX: cmp.OnlyAX, Text: cmp.Text(60),
+	}
+}
+
+// captureWithHits takes a full capture and the browser's hit tests at the
+// points measuring its views needs (truth.PointsFor), kept in c.Hits, and
+// with shot, the viewport's screenshot after them.
+func captureWithHits(tab *chrome.Tab, cfg *config, shot bool) (*domsnap.Capture, []byte, error) {
+	c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
+	if err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	points := truth.PointsFor(c, layout.Compute(c), fuse.Compare(c, cfg.fuseOptions()))
+	if c.Hits, err = tab.HitTests(points); err != nil {
+		return nil, nil, err
+	}
+	c.Timings = append(c.Timings, domsnap.TimingSince(fmt.Sprintf("hit tests (%d points)", len(points)), start))
+	if !shot {
+		return c, nil, nil
+	}
+	png, err := tab.CapturePNG(tab.Context())
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, png, nil
+}
+
+// compareBatch compares every page of the list with --parallel tabs of
+// one browser: one JSON line a page as each finishes (errors too), then
+// a line holding the summary; progress and the summary in words on
+// stderr; with --html, the report of all pages.
+func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
+	pages, err := readList(cfg.batchFile)
+	if err != nil {
+		return err
+	}
+	bar := progressbar.NewOptions(len(pages), progressbar.OptionSetWriter(cfg.stderr),
+		progressbar.OptionSetDescription("compare"), progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	done := make([]report.Page, len(pages))
+	err = withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+		eachPage(ctx, cfg.parallel, len(pages), func(i int) report.Page { return compareOne(b, cfg, i, pages[i]) },
+			func(i int, err error) report.Page {
+				return report.Page{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
+			},
+			func(p report.Page) {
+				if err := enc.Encode(p); err != nil && p.Error == "" {
+					p.Error = "writing the line: " + err.Error()
+				}
+				if cfg.html == "" { // only the report needs the views and pictures
+					p.AX, p.Fused, p.Screenshot = nil, nil, nil
+				}
+				done[p.Index] = p
+				bar.Add(1)
+			})
+		return nil
+	})
+	bar.Finish()
+	fmt.Fprintln(cfg.stderr)
+	if err != nil {
+		return err
+	}
+	sum := report.Summarize(done)
+	if err := enc.Encode(struct {
+		Summary report.Summary `json:"summary"`
+	}{sum}); err != nil {
+		return err
+	}
+	fmt.Fprintf(cfg.stderr, "axfuse compare: %d pages, %d failed, median %.0f ms a page; %d targets: AX-only found %d, fused %d; median recall %.1f%% and %.1f%%; %d and %d tokens\n",
+		sum.Pages, sum.Failures, sum.MedianMS, sum.Targets, sum.AXFound, sum.FusedFound, 100*sum.MedianAXRecall, 100*sum.MedianFusedRecall, sum.AXTokens, sum.FusedTokens)
+	if cfg.html != "" {
+		if err := writeReport(cfg.html, done); err != nil {
+			return err
+		}
+	}
+	if sum.Failures > 0 {
+		return fmt.Errorf("%d of %d pages failed (their lines say why)", sum.Failures, sum.Pages)
+	}
+	return nil
+}
+
+// compareOne compares one page in a tab of its own; a panic in the
+// pipeline becomes the page's error, so no page is lost.
+func compareOne(b *chrome.Browser, cfg *config, i int, page string) (p report.Page) {
+	p = report.Page{Index: i, URL: page}
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			p = report.Page{Index: i, URL: page, Error: fmt.Sprintf("internal error: %v", r)}
+		}
+		p.MS = msSince(start)
+	}()
+	tab, err := openPage(b, cfg, page)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	defer tab.Close()
+	c, shot, err := captureWithHits(tab, cfg, cfg.html != "")
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	p = comparePage(c, cfg).Page
+	p.Index, p.URL, p.Screenshot = i, page, shot
+	return p
+}
+
+// writeReport writes the HTML report through a temporary file, so a
+// failed run leaves no half report.
+func writeReport(path string, pages []report.Page) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".axfuse-report-*")
+	if err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if err := errors.Join(report.WriteHTML(f, pages), f.Chmod(0o644), f.Close()); err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return nil
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

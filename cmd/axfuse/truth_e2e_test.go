@@ -1,0 +1,100 @@
+package main
+
+// End-to-end tests of the ground truth compare measures views against:
+// real Chromium's hit tests on served pages whose answer is known
+// (delegation, a covering banner, a pane that lets clicks through,
+// shadow roots open and closed, frames in this process and in others).
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/axfuse/axfuse/truth"
+)
+
+// compareTruth runs compare --format json and returns its ground-truth
+// report.
+func compareTruth(t *testing.T, args ...string) *truth.Report {
+	t.Helper()
+	out := mustCLI(t, append([]string{"compare", "--format", "json"}, args...)...)
+	var got struct {
+		Truth *truth.Report `json:"truth"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.Truth == nil {
+		t.Fatalf("compare JSON has no truth (%v):\n%.2000s", err, out)
+	}
+	return got.Truth
+}
+
+// missedNames are the quoted words of a report's missed targets.
+func missedNames(missed []string) []string {
+	out := []string{}
+	for _, m := range missed {
+		_, rest, _ := strings.Cut(m, `"`)
+		name, _, _ := strings.Cut(rest, `"`)
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestGroundTruthLive: on the truth page, the live hit tests give the
+// answer the page was written for, and a capture recorded with --hits
+// replays to the same report.
+func TestGroundTruthLive(t *testing.T) {
+	needChromium(t)
+	url := servePage(t, "truth/index.html")
+	live := compareTruth(t, url)
+	if live.Targets != 13 || live.ListenerOnly != 2 || live.Covered != 1 || live.Delegating != 1 || live.Unjudged != 0 {
+		t.Errorf("ground truth: %d targets (%d listener-only), %d covered, %d delegating, %d unjudged; want 13 (2), 1, 1, 0",
+			live.Targets, live.ListenerOnly, live.Covered, live.Delegating, live.Unjudged)
+	}
+	if live.AX.Found != 11 || live.Fused.Found != 13 || live.AX.ListenerOnlyFound != 0 || live.Fused.ListenerOnlyFound != 2 {
+		t.Errorf("found: AX-only %d (%d listener-only), fused %d (%d); want 11 (0), 13 (2)",
+			live.AX.Found, live.AX.ListenerOnlyFound, live.Fused.Found, live.Fused.ListenerOnlyFound)
+	}
+	// The AX-only view offers the button under the banner; the fused view
+	// leaves it out.
+	if live.AX.Unreachable != 1 || live.Fused.Unreachable != 0 {
+		t.Errorf("unreachable refs: AX-only %q, fused %q", live.AX.UnreachableRefs, live.Fused.UnreachableRefs)
+	}
+	if got := missedNames(live.MissedByAX); !reflect.DeepEqual(got, []string{"Closed shadow div", "Listener div"}) {
+		t.Errorf("missed by AX-only: %q", live.MissedByAX)
+	}
+	if len(live.MissedByFused) != 0 {
+		t.Errorf("missed by fused: %q", live.MissedByFused)
+	}
+	file := filepath.Join(t.TempDir(), "truth.capture.json")
+	mustCLI(t, "capture", url, "--hits", "-o", file)
+	if replayed := compareTruth(t, "--from", file); !reflect.DeepEqual(replayed, live) {
+		t.Errorf("the recorded capture measures differently:\nlive     %+v\nreplayed %+v", live, replayed)
+	}
+	if _, err := runCLI(t, "capture", url, "--hits", "--capture", "viewport", "-o", file); err == nil || !strings.Contains(err.Error(), "--hits") {
+		t.Errorf("--hits with a viewport capture: %v", err)
+	}
+}
+
+// TestGroundTruthAcrossFrames: targets inside frames of other processes
+// (a cross-site frame and a frame nested in it) are hit-tested in their
+// own renderer and judged, none left unjudged.
+func TestGroundTruthAcrossFrames(t *testing.T) {
+	needChromium(t)
+	r := compareTruth(t, serveFrames(t), "--wait", "1500ms")
+	// Same button, Cross input and Deep button, and three listener divs:
+	// one in the same-origin frame, one in the cross-site frame, one in a
+	// closed shadow root.
+	if r.Targets != 6 || r.ListenerOnly != 3 || r.Covered != 0 || r.Unjudged != 0 {
+		t.Errorf("ground truth: %d targets (%d listener-only), %d covered, %d unjudged; want 6 (3), 0, 0",
+			r.Targets, r.ListenerOnly, r.Covered, r.Unjudged)
+	}
+	if r.Fused.Found != 6 || r.AX.Found != 3 {
+		t.Errorf("found: AX-only %d, fused %d; want 3, 6", r.AX.Found, r.Fused.Found)
+	}
+	if got := missedNames(r.MissedByAX); !reflect.DeepEqual(got, []string{"Cross div", "Same div", "Shadow div"}) {
+		t.Errorf("missed by AX-only: %q", r.MissedByAX)
+	}
+}
