@@ -46,5 +46,8 @@ func (t *Tree) Reaches(l Located, target string, backend int64) (bool, string) {
 			return false, t.view.coverName(where{domsnap.Pos{Doc: d, Node: i}, true})
 		}
 	}
-	return false, "a node of another document"
+	// Not in the capture: a pseudo-element the viewport capture does not
+	// hold (an outside list marker drawn over the next item), or a node
+	// added since.
+	return false, "a node the capture does not hold (a pseudo-element such as a list marker, or one added since)"
 }

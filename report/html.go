@@ -24,6 +24,9 @@ func WriteHTML(w io.Writer, pages []Page) error {
 	data := reportData{Summary: Summarize(pages)}
 	for i := range pages {
 		data.Pages = append(data.Pages, viewOf(&pages[i]))
+		if t := pages[i].Truth; t != nil && t.Peer != nil {
+			data.Peer = t.Peer.Name
+		}
 	}
 	if len(pages) > 1 {
 		data.RecallPlot, data.RatioPlot = recallPlot(data.Pages), ratioPlot(data.Pages)
@@ -33,6 +36,7 @@ func WriteHTML(w io.Writer, pages []Page) error {
 
 type reportData struct {
 	Summary               Summary
+	Peer                  string // the peer's name when a page has one
 	Pages                 []pageData
 	RecallPlot, RatioPlot template.HTML
 }
@@ -78,6 +82,13 @@ func viewOf(p *Page) pageData {
 	d.Views = []viewData{
 		paneOf("ax", "AX-only", p.AX, p.Truth.AX, p.Truth.MissedByAX, d.W, d.H),
 		paneOf("fused", "fused", p.Fused, p.Truth.Fused, p.Truth.MissedByFused, d.W, d.H),
+	}
+	if peer := p.Truth.Peer; peer != nil && peer.Measure != nil {
+		obs := &fuse.Observation{Snapshot: peer.Snapshot}
+		for _, b := range peer.Boxes {
+			obs.Elements = append(obs.Elements, fuse.Element{Ref: b.Ref, Box: &[4]float64{b.Box.X, b.Box.Y, b.Box.W, b.Box.H}})
+		}
+		d.Views = append(d.Views, paneOf("peer", peer.Name, obs, *peer.Measure, peer.Missed, d.W, d.H))
 	}
 	return d
 }

@@ -64,6 +64,13 @@ type Summary struct {
 	MedianFusedPrecision float64 `json:"medianFusedPrecision"`
 	MedianTokenRatio     float64 `json:"medianTokenRatio"`
 
+	// The peer's figures (compare --peer) over the pages it measured.
+	PeerPages        int     `json:"peerPages,omitempty"`
+	PeerFound        int     `json:"peerFound,omitempty"`
+	PeerTargets      int     `json:"peerTargets,omitempty"` // the targets of those pages
+	PeerTokens       int     `json:"peerTokens,omitempty"`
+	MedianPeerRecall float64 `json:"medianPeerRecall,omitempty"`
+
 	// Worst lists, for each measure, the pages that fare worst on it.
 	Worst []Worst `json:"worst"`
 }
@@ -98,6 +105,13 @@ var measures = []struct {
 	{"time (ms)", false, func(p *Page) (float64, bool) { return p.MS, true }},
 }
 
+func peerRecall(p *truth.Peer) float64 {
+	if p == nil || p.Measure == nil {
+		return 0
+	}
+	return p.Measure.Recall
+}
+
 func judgedRefs(m truth.Measure) int { return m.RefsInView - m.Unjudged }
 
 // Summarize sums up the pages; failed ones count only as failures.
@@ -123,7 +137,17 @@ func Summarize(pages []Page) Summary {
 		s.FusedUnreachable += t.Fused.Unreachable
 		s.AXTokens += t.AX.Tokens
 		s.FusedTokens += t.Fused.Tokens
+		if t.Peer != nil && t.Peer.Measure != nil {
+			s.PeerPages++
+			s.PeerFound += t.Peer.Measure.Found
+			s.PeerTargets += t.Targets
+			s.PeerTokens += t.Peer.Measure.Tokens
+		}
 	}
+	s.MedianPeerRecall = Median(values(ok, func(p *Page) (float64, bool) {
+		peer := p.Truth.Peer
+		return peerRecall(peer), peer != nil && peer.Measure != nil && p.Truth.Targets > 0
+	}))
 	s.MedianMS = Median(values(ok, func(p *Page) (float64, bool) { return p.MS, true }))
 	s.MedianAXRecall = Median(values(ok, measures[1].of))
 	s.MedianFusedRecall = Median(values(ok, measures[0].of))

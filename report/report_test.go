@@ -167,3 +167,42 @@ func TestWriteHTMLScreenshot(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHTMLPeer: a peer's pane (its refs' boxes, the targets it
+// misses outlined), its columns and summary line; a failed peer's error.
+func TestWriteHTMLPeer(t *testing.T) {
+	c, err := domsnap.Load("../testdata/captures/truth-hits.capture.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	measuredPeer := truthPage(t)
+	peer := &truth.Peer{Name: "pw", Snapshot: "- button \"Native button\" [ref=e1]\n"}
+	for _, e := range measuredPeer.AX.Elements[:3] {
+		peer.Boxes = append(peer.Boxes, truth.BoxRef{Ref: e.Ref, Box: layout.Box{X: e.Box[0], Y: e.Box[1], W: e.Box[2], H: e.Box[3]}})
+	}
+	truth.MeasurePeer(c, layout.Compute(c), peer)
+	measuredPeer.Truth.Peer = peer
+	failedPeer := truthPage(t)
+	failedPeer.Index = 1
+	failedPeer.Truth.Peer = &truth.Peer{Name: "pw", Error: "exit status 1: <b>no browser</b>"}
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, []Page{measuredPeer, failedPeer}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if n := strings.Count(out, `data-view="peer"`); n != 1 {
+		t.Errorf("%d peer panes, want 1", n)
+	}
+	missed := len(measuredPeer.Truth.MissedByAX) + len(measuredPeer.Truth.MissedByFused) + len(peer.Missed) + len(failedPeer.Truth.MissedByAX) + len(failedPeer.Truth.MissedByFused)
+	if n := strings.Count(out, `<rect class="missed"`); n != missed || len(peer.Missed) == 0 {
+		t.Errorf("%d missed outlines, want %d (the peer's %d)", n, missed, len(peer.Missed))
+	}
+	for _, want := range []string{`<th data-type="n">pw recall</th>`, `data-field="peer.recall"`, "The peer pw failed: exit status 1: &lt;b&gt;no browser&lt;/b&gt;", "pw: found, median recall, tokens (1 pages)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if s := Summarize([]Page{measuredPeer, failedPeer}); s.PeerPages != 1 || s.PeerFound != peer.Measure.Found || s.PeerTargets != measuredPeer.Truth.Targets {
+		t.Errorf("summary: %d peer pages, %d found of %d", s.PeerPages, s.PeerFound, s.PeerTargets)
+	}
+}

@@ -37,6 +37,7 @@ pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font
 <tr><th>median recall AX-only / fused</th><td data-v="{{.MedianAXRecall}} {{.MedianFusedRecall}}">{{pct .MedianAXRecall}} / {{pct .MedianFusedRecall}}</td></tr>
 <tr><th>median precision AX-only / fused</th><td data-v="{{.MedianAXPrecision}} {{.MedianFusedPrecision}}">{{pct .MedianAXPrecision}} / {{pct .MedianFusedPrecision}}</td></tr>
 <tr><th>tokens AX-only / fused (median ratio)</th><td data-v="{{.MedianTokenRatio}}">{{.AXTokens}} / {{.FusedTokens}} ({{f2 .MedianTokenRatio}})</td></tr>
+{{if .PeerPages}}<tr><th>{{$.Peer}}: found, median recall, tokens ({{.PeerPages}} pages)</th><td data-v="{{.MedianPeerRecall}}">{{.PeerFound}}/{{.PeerTargets}}, {{pct .MedianPeerRecall}}, {{.PeerTokens}}</td></tr>{{end}}
 </table>{{end}}
 {{if .RecallPlot}}<div class="plots">{{.RecallPlot}}{{.RatioPlot}}</div>{{end}}
 <h2>Pages</h2>
@@ -44,6 +45,7 @@ pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font
 <th data-type="n">#</th><th data-type="s">page</th><th data-type="n">ms</th><th data-type="n">targets</th><th data-type="n">listener-only</th>
 <th data-type="n">AX recall</th><th data-type="n">fused recall</th><th data-type="n">AX precision</th><th data-type="n">fused precision</th>
 <th data-type="n">AX tokens</th><th data-type="n">fused tokens</th><th data-type="n">token ratio</th>
+{{if .Peer}}<th data-type="n">{{.Peer}} recall</th><th data-type="n">{{.Peer}} tokens</th>{{end}}
 </tr></thead><tbody>
 {{range .Pages}}<tr data-index="{{.Index}}">
 <td data-v="{{.Index}}"><a href="#page-{{.Index}}">{{.Index}}</a></td><td class="url" data-v="{{.URL}}">{{.URL}}</td><td data-field="ms" data-v="{{.MS}}">{{f1 .MS}}</td>
@@ -51,17 +53,18 @@ pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font
 <td data-field="ax.recall" data-v="{{.AX.Recall}}">{{pct .AX.Recall}}</td><td data-field="fused.recall" data-v="{{.Fused.Recall}}">{{pct .Fused.Recall}}</td>
 <td data-field="ax.precision" data-v="{{.AX.Precision}}">{{pct .AX.Precision}}</td><td data-field="fused.precision" data-v="{{.Fused.Precision}}">{{pct .Fused.Precision}}</td>
 <td data-field="ax.tokens" data-v="{{.AX.Tokens}}">{{.AX.Tokens}}</td><td data-field="fused.tokens" data-v="{{.Fused.Tokens}}">{{.Fused.Tokens}}</td>{{end}}
-<td data-field="ratio" data-v="{{.Ratio}}">{{f2 .Ratio}}</td>{{else}}<td class="err" colspan="9" data-v="-1">{{.Error}}</td>{{end}}
+<td data-field="ratio" data-v="{{.Ratio}}">{{f2 .Ratio}}</td>{{if $.Peer}}{{with .Truth.Peer}}{{if .Measure}}<td data-field="peer.recall" data-v="{{.Measure.Recall}}">{{pct .Measure.Recall}}</td><td data-field="peer.tokens" data-v="{{.Measure.Tokens}}">{{.Measure.Tokens}}</td>{{else}}<td class="err" colspan="2" data-v="-1">{{.Error}}</td>{{end}}{{else}}<td data-v="-1"></td><td data-v="-1"></td>{{end}}{{end}}{{else}}<td class="err" colspan="{{if $.Peer}}11{{else}}9{{end}}" data-v="-1">{{.Error}}</td>{{end}}
 </tr>
 {{end}}</tbody></table>
 {{range .Pages}}<section class="page" id="page-{{.Index}}" data-index="{{.Index}}">
 <h2>{{.Index}}. {{if .Title}}{{.Title}} — {{end}}{{.URL}}</h2>
 {{if .Error}}<p class="err">{{.Error}}</p>{{else if .Truth}}{{$p := .}}
 <p>{{.Truth.Targets}} targets ({{.Truth.ListenerOnly}} listener-only), {{.Truth.Covered}} covered, {{.Truth.Delegating}} delegating containers left out{{if .Truth.Unjudged}}, {{.Truth.Unjudged}} not hit-tested{{end}}; {{f1 .MS}} ms.
+{{with .Truth.Peer}}{{if .Error}}<span class="err">The peer {{.Name}} failed: {{.Error}}</span>{{end}}{{end}}
 {{if .ShotErr}}<span class="err">{{.ShotErr}}</span>{{else if not .Shot}}No screenshot: a recorded capture; the marks are drawn on a blank viewport.{{end}}</p>
 <div class="views">
 {{range .Views}}<figure class="view" data-view="{{.Key}}">
-<figcaption><b>{{.Name}}</b>: {{.Measure.Found}}/{{.Measure.Targets}} targets ({{pct .Measure.Recall}}), {{.Measure.ListenerOnlyFound}}/{{.Measure.ListenerOnly}} listener-only, {{.Measure.Unreachable}}/{{.Measure.RefsInView}} refs unreachable ({{pct .Measure.Precision}} precision), {{.Measure.Tokens}} tokens</figcaption>
+<figcaption><b>{{.Name}}</b>: {{.Measure.Found}}/{{.Measure.Targets}} targets ({{pct .Measure.Recall}}), {{.Measure.ListenerOnlyFound}}/{{.Measure.ListenerOnly}} listener-only, {{if eq .Key "peer"}}{{.Measure.RefsInView}} refs in view (reach not judged: known by box only){{else}}{{.Measure.Unreachable}}/{{.Measure.RefsInView}} refs unreachable ({{pct .Measure.Precision}} precision){{end}}, {{.Measure.Tokens}} tokens</figcaption>
 <div class="shot">{{if $p.Shot}}<img alt="viewport of {{$p.URL}}" src="{{$p.Shot}}">{{else}}<svg class="blank" viewBox="0 0 {{$p.W}} {{$p.H}}"></svg>{{end}}
 <svg class="marks" viewBox="0 0 {{$p.W}} {{$p.H}}" preserveAspectRatio="none">
 {{range .Refs}}<rect class="ref{{if .Unreachable}} unreachable{{end}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"/><text class="ref-label" x="{{.X}}" y="{{.Y}}" dy="13">{{.Label}}</text>

@@ -134,3 +134,49 @@ func iou(a, b layout.Box) float64 {
 	}
 	return inter / union
 }
+
+// BoxRef is a ref of an observer outside axfuse, known only by its box
+// (viewport CSS px): Playwright's aria refs, say.
+type BoxRef struct {
+	Ref string
+	Box layout.Box
+}
+
+// MeasureBoxes measures an outside observer's refs against the truth: a
+// target is found when a ref's box overlaps its box by IoU ≥ 0.5. Whether
+// a click reaches a ref is not judged (its node is unknown): every ref in
+// view counts as unjudged.
+func MeasureBoxes(g *layout.Geometry, t *Truth, refs []BoxRef, tokens int) Measure {
+	m := Measure{Targets: len(t.Targets), Tokens: tokens, UnreachableRefs: []string{}}
+	view := g.ViewportBox(0)
+	for _, target := range t.Targets {
+		found := false
+		for _, r := range refs {
+			if iou(layout.Intersect(r.Box, view), target.Box) >= minOverlap {
+				found = true
+				break
+			}
+		}
+		if found {
+			m.Found++
+		} else {
+			m.Missed = append(m.Missed, target)
+		}
+		if target.ListenerOnly() {
+			m.ListenerOnly++
+			if found {
+				m.ListenerOnlyFound++
+			}
+		}
+	}
+	for _, r := range refs {
+		if _, ok := PointOf(r.Box, view); ok {
+			m.RefsInView++
+			m.Unjudged++
+		}
+	}
+	m.Recall = share(m.Found, m.Targets)
+	m.ListenerOnlyRecall = share(m.ListenerOnlyFound, m.ListenerOnly)
+	m.Precision = share(0, 0)
+	return m
+}

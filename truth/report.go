@@ -22,6 +22,38 @@ type Report struct {
 	// MissedByAX and MissedByFused name the targets each view lacks.
 	MissedByAX    []string `json:"missedByAX"`
 	MissedByFused []string `json:"missedByFused"`
+	// Peer is an outside observer of the same tab, when one was asked for.
+	Peer *Peer `json:"peer,omitempty"`
+}
+
+// Peer is an outside observer (compare --peer) measured against the same
+// ground truth by the boxes of its refs.
+type Peer struct {
+	Name  string  `json:"name"`
+	MS    float64 `json:"ms"`
+	Error string  `json:"error,omitempty"`
+	Lines int     `json:"lines"`
+	// Refs counts the "[ref=" marks of its snapshot; Boxes are those it
+	// gave a box for.
+	Refs    int      `json:"refs"`
+	Measure *Measure `json:"measure,omitempty"`
+	Missed  []string `json:"missed,omitempty"`
+
+	Snapshot string   `json:"-"`
+	Boxes    []BoxRef `json:"-"`
+}
+
+// MeasurePeer measures an outside observer's snapshot and ref boxes
+// against the capture's ground truth; an observer that failed keeps its
+// error and no measure.
+func MeasurePeer(c *domsnap.Capture, g *layout.Geometry, p *Peer) {
+	if p.Error != "" {
+		return
+	}
+	p.Lines = strings.Count(strings.TrimRight(p.Snapshot, "\n"), "\n") + 1
+	p.Refs = strings.Count(p.Snapshot, "[ref=")
+	m := MeasureBoxes(g, Judge(c, g, Candidates(c, g)), p.Boxes, fuse.CountTokens(p.Snapshot))
+	p.Measure, p.Missed = &m, describe(m.Missed)
 }
 
 // PointsFor are the points whose hit tests a comparison's report needs.
@@ -65,18 +97,47 @@ func (r *Report) Text() string {
 		fmt.Fprintf(&sb, ", %d not hit-tested (a capture recorded without --hits, or a frame out of reach)", r.Unjudged)
 	}
 	sb.WriteString("\n")
-	row := func(name, ax, fused string) { fmt.Fprintf(&sb, "  %-36s %10s %10s\n", name, ax, fused) }
-	row("", "AX-only", "fused")
-	row("targets with a ref", fmt.Sprintf("%d/%d", r.AX.Found, r.Targets), fmt.Sprintf("%d/%d", r.Fused.Found, r.Targets))
-	row("recall", recall(r.AX), recall(r.Fused))
-	row("listener-only targets with a ref", fmt.Sprintf("%d/%d", r.AX.ListenerOnlyFound, r.ListenerOnly), fmt.Sprintf("%d/%d", r.Fused.ListenerOnlyFound, r.ListenerOnly))
-	row("refs in view a click cannot reach", fmt.Sprintf("%d/%d", r.AX.Unreachable, r.AX.RefsInView), fmt.Sprintf("%d/%d", r.Fused.Unreachable, r.Fused.RefsInView))
-	row("precision", precision(r.AX), precision(r.Fused))
-	row("tokens", fmt.Sprint(r.AX.Tokens), fmt.Sprint(r.Fused.Tokens))
-	for _, l := range []struct {
+	names, views := []string{"AX-only", "fused"}, []Measure{r.AX, r.Fused}
+	if p := r.Peer; p != nil && p.Measure != nil {
+		names, views = append(names, p.Name), append(views, *p.Measure)
+	}
+	row := func(name string, cell func(m Measure) string) {
+		fmt.Fprintf(&sb, "  %-36s", name)
+		for _, m := range views {
+			fmt.Fprintf(&sb, " %10s", cell(m))
+		}
+		sb.WriteString("\n")
+	}
+	fmt.Fprintf(&sb, "  %-36s", "")
+	for _, n := range names {
+		fmt.Fprintf(&sb, " %10s", n)
+	}
+	sb.WriteString("\n")
+	row("targets with a ref", func(m Measure) string { return fmt.Sprintf("%d/%d", m.Found, m.Targets) })
+	row("recall", recall)
+	row("listener-only targets with a ref", func(m Measure) string { return fmt.Sprintf("%d/%d", m.ListenerOnlyFound, m.ListenerOnly) })
+	row("refs in view a click cannot reach", func(m Measure) string {
+		if m.Unjudged == m.RefsInView && m.RefsInView > 0 {
+			return fmt.Sprintf("?/%d", m.RefsInView)
+		}
+		return fmt.Sprintf("%d/%d", m.Unreachable, m.RefsInView)
+	})
+	row("precision", precision)
+	row("tokens", func(m Measure) string { return fmt.Sprint(m.Tokens) })
+	if p := r.Peer; p != nil && p.Error != "" {
+		fmt.Fprintf(&sb, "The peer %s failed: %s\n", p.Name, p.Error)
+	}
+	lists := []struct {
 		name   string
 		missed []string
-	}{{"AX-only view", r.MissedByAX}, {"fused view", r.MissedByFused}} {
+	}{{"AX-only view", r.MissedByAX}, {"fused view", r.MissedByFused}}
+	if p := r.Peer; p != nil && p.Measure != nil {
+		lists = append(lists, struct {
+			name   string
+			missed []string
+		}{"peer " + p.Name, p.Missed})
+	}
+	for _, l := range lists {
 		if len(l.missed) > 0 {
 			fmt.Fprintf(&sb, "Targets the %s has no ref for (%d):\n", l.name, len(l.missed))
 			for _, m := range l.missed {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -241,5 +242,53 @@ func TestNative(t *testing.T) {
 		if got := isNative(n); got != tc.want {
 			t.Errorf("%s %q: %v, want %v", tc.name, tc.attrs, got, tc.want)
 		}
+	}
+}
+
+// TestMeasurePeer: an outside observer known by its refs' boxes. Given
+// the boxes of each view's refs, it finds what that view finds; with no
+// boxes, nothing; hostile boxes find nothing and never panic.
+func TestMeasurePeer(t *testing.T) {
+	c, g := load(t, truthCapture)
+	cmp := fuse.Compare(c, fuse.Options{})
+	r := Compare(c, g, cmp)
+	boxesOf := func(obs *fuse.Observation) []BoxRef {
+		var out []BoxRef
+		for _, e := range obs.Elements {
+			if e.Box != nil {
+				out = append(out, BoxRef{Ref: e.Ref, Box: layout.Box{X: e.Box[0], Y: e.Box[1], W: e.Box[2], H: e.Box[3]}})
+			}
+		}
+		return out
+	}
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name  string
+		boxes []BoxRef
+		found int
+	}{
+		{"AX-only boxes", boxesOf(cmp.AX), r.AX.Found},
+		{"fused boxes", boxesOf(cmp.Fused), r.Fused.Found},
+		{"none", nil, 0},
+		{"hostile", []BoxRef{{"e1", layout.Box{X: nan, Y: 0, W: 10, H: 10}}, {"e2", layout.Box{X: 0, Y: 0, W: math.Inf(1), H: math.Inf(1)}}, {"e3", layout.Box{X: -5, Y: -5, W: -10, H: -10}}}, 0},
+	} {
+		p := &Peer{Name: "peer", Snapshot: "- button \"x\" [ref=e1]\n- link [ref=e2]\n", Boxes: tc.boxes}
+		MeasurePeer(c, g, p)
+		if p.Measure == nil || p.Measure.Found != tc.found || p.Measure.Targets != 13 || len(p.Missed) != 13-tc.found {
+			t.Errorf("%s: %+v, missed %d; want %d found of 13", tc.name, p.Measure, len(p.Missed), tc.found)
+		}
+		if p.Refs != 2 || p.Lines != 2 || p.Measure.Tokens <= 0 {
+			t.Errorf("%s: %d refs, %d lines, %d tokens", tc.name, p.Refs, p.Lines, p.Measure.Tokens)
+		}
+	}
+	failed := &Peer{Name: "peer", Error: "exit status 1"}
+	MeasurePeer(c, g, failed)
+	if failed.Measure != nil {
+		t.Error("a failed peer was measured")
+	}
+	r.Peer = &Peer{Name: "pw", Snapshot: "- x [ref=e1]", Boxes: boxesOf(cmp.AX)}
+	MeasurePeer(c, g, r.Peer)
+	if text := r.Text(); !strings.Contains(text, "pw") || !strings.Contains(text, "?/") {
+		t.Errorf("the text has no peer column:\n%s", text)
 	}
 }

@@ -94,7 +94,7 @@ func viewCommands() []*command {
 				"and both measured against the browser's ground truth: the elements in the viewport with a click listener or native activation, visible, whose centre the browser's hit test reaches " +
 				"(recall of those targets, listener-only ones apart; refs a click cannot reach; tokens). With --batch, every page of a list; with --html, a report to look at.",
 			example: "axfuse compare https://example.com\naxfuse compare --from page.capture.json --format json\naxfuse compare --batch urls.txt --parallel 2 --html report.html > pages.jsonl",
-			flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "html"})},
+			flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "html", "peer"})},
 		{name: "capture", args: "[flags] URL -o FILE", run: func(ctx context.Context, cfg *config, _ io.Writer) error { return capture(ctx, cfg) },
 			summary: "record one capture (plain JSON) for replay with --from",
 			detail:  "Record one capture of URL (or, with --cdp and no URL, of the attached tab), plain JSON, for replay with snapshot --from: the whole page unless --capture says otherwise.",

@@ -29,19 +29,22 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	start := time.Now()
 	var c *domsnap.Capture
 	var shot []byte
+	var peer *truth.Peer
 	var err error
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
 		err = withTab(ctx, cfg, func(tab *chrome.Tab) error {
-			c, shot, err = captureWithHits(tab, cfg, cfg.html != "")
+			if c, shot, err = captureWithHits(tab, cfg, cfg.html != ""); err == nil {
+				peer = peerOn(ctx, cfg, tab)
+			}
 			return err
 		})
 	}
 	if err != nil {
 		return err
 	}
-	p := comparePage(c, cfg)
+	p := comparePage(c, cfg, peer)
 	p.URL, p.MS, p.Screenshot = c.URL, msSince(start), shot
 	if cfg.html != "" {
 		if err := writeReport(cfg.html, []report.Page{p.Page}); err != nil {
@@ -68,14 +71,29 @@ type comparedPage struct {
 	Text              string
 }
 
-// comparePage runs both views on a capture and measures them.
-func comparePage(c *domsnap.Capture, cfg *config) comparedPage {
+// comparePage runs both views on a capture and measures them, and the
+// peer's snapshot of the same moment when there is one.
+func comparePage(c *domsnap.Capture, cfg *config, peer *truth.Peer) comparedPage {
 	cmp := fuse.Compare(c, cfg.fuseOptions())
+	g := layout.Compute(c)
+	r := truth.Compare(c, g, cmp)
+	if peer != nil {
+		truth.MeasurePeer(c, g, peer)
+		r.Peer = peer
+	}
 	return comparedPage{
-		Page: report.Page{URL: c.URL, Title: cmp.Fused.Title, Table: cmp.Table,
-			Truth: truth.Compare(c, layout.Compute(c), cmp), AX: cmp.AX, Fused: cmp.Fused},
+		Page:      report.Page{URL: c.URL, Title: cmp.Fused.Title, Table: cmp.Table, Truth: r, AX: cmp.AX, Fused: cmp.Fused},
 		OnlyFused: cmp.OnlyFused, OnlyAX: cmp.OnlyAX, Text: cmp.Text(60),
 	}
+}
+
+// peerOn runs compare --peer's observer on the tab, or returns nil.
+func peerOn(ctx context.Context, cfg *config, tab *chrome.Tab) *truth.Peer {
+	if cfg.peer == "" {
+		return nil
+	}
+	spec, _ := parsePeer(cfg.peer) // checked with the flags
+	return runPeer(ctx, spec, cfg.cdp, tab.TargetID(), 3*cfg.timeout)
 }
 
 // captureWithHits takes a full capture and the browser's hit tests at the
@@ -118,7 +136,7 @@ func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
 	enc.SetEscapeHTML(false)
 	done := make([]report.Page, len(pages))
 	err = withBrowser(ctx, cfg, func(b *chrome.Browser) error {
-		eachPage(ctx, cfg.parallel, len(pages), func(i int) report.Page { return compareOne(b, cfg, i, pages[i]) },
+		eachPage(ctx, cfg.parallel, len(pages), func(i int) report.Page { return compareOne(ctx, b, cfg, i, pages[i]) },
 			func(i int, err error) report.Page {
 				return report.Page{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
 			},
@@ -160,7 +178,7 @@ func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // compareOne compares one page in a tab of its own; a panic in the
 // pipeline becomes the page's error, so no page is lost.
-func compareOne(b *chrome.Browser, cfg *config, i int, page string) (p report.Page) {
+func compareOne(ctx context.Context, b *chrome.Browser, cfg *config, i int, page string) (p report.Page) {
 	p = report.Page{Index: i, URL: page}
 	start := time.Now()
 	defer func() {
@@ -180,7 +198,7 @@ func compareOne(b *chrome.Browser, cfg *config, i int, page string) (p report.Pa
 		p.Error = err.Error()
 		return p
 	}
-	p = comparePage(c, cfg).Page
+	p = comparePage(c, cfg, peerOn(ctx, cfg, tab)).Page
 	p.Index, p.URL, p.Screenshot = i, page, shot
 	return p
 }

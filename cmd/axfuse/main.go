@@ -119,6 +119,7 @@ type config struct {
 	hits             bool
 	batchFile        string // compare --batch
 	html             string // compare --html
+	peer             string // compare --peer
 	x, y             float64
 	scale            float64
 	frameDepth       int
@@ -277,6 +278,14 @@ func (cfg *config) combinations() error {
 		}
 		if cfg.parallelSet && cfg.batchFile == "" {
 			return errors.New("--parallel applies to --batch")
+		}
+		if cfg.peer != "" {
+			if cfg.cdp == "" {
+				return errPeerNeedsCDP
+			}
+			if _, err := parsePeer(cfg.peer); err != nil {
+				return err
+			}
 		}
 	case "open", "back", "forward", "reload", "tabs", "close":
 		if cfg.cdp == "" {

@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -96,5 +97,31 @@ func TestGroundTruthAcrossFrames(t *testing.T) {
 	}
 	if got := missedNames(r.MissedByAX); !reflect.DeepEqual(got, []string{"Cross div", "Same div", "Shadow div"}) {
 		t.Errorf("missed by AX-only: %q", r.MissedByAX)
+	}
+}
+
+// TestComparePeer: an outside observer measured on the same tab. The peer
+// here is axfuse's own AX-only view run as a separate process through the
+// adapter protocol (JSON with the refs' boxes): measured by boxes, it
+// finds what the AX-only view finds by nodes. A peer that fails is the
+// peer's error, not the page's.
+func TestComparePeer(t *testing.T) {
+	endpoint, _ := attachedURL(t, servePage(t, "truth/index.html"), `button "Native button"`)
+	t.Setenv("AXFUSE_MAIN", "1") // the peer process: this test binary as axfuse
+	peer := "ax=" + os.Args[0] + " snapshot --cdp {cdp} --tab {target} --mode ax --format json"
+	r := compareTruth(t, "--cdp", endpoint, "--peer", peer)
+	p := r.Peer
+	if p == nil || p.Measure == nil {
+		t.Fatalf("no peer measure: %+v", p)
+	}
+	if p.Name != "ax" || p.Measure.Found != r.AX.Found || p.Measure.Targets != r.Targets || p.Refs == 0 || len(p.Missed) != len(r.MissedByAX) {
+		t.Errorf("peer %+v (%d refs), missed %q; the AX-only view found %d of %d, missed %q", p.Measure, p.Refs, p.Missed, r.AX.Found, r.Targets, r.MissedByAX)
+	}
+	failing := compareTruth(t, "--cdp", endpoint, "--peer", "broken="+os.Args[0]+" snapshot --no-such-flag")
+	if failing.Peer == nil || failing.Peer.Error == "" || failing.Peer.Measure != nil || failing.Targets != r.Targets {
+		t.Errorf("a failing peer: %+v; targets %d", failing.Peer, failing.Targets)
+	}
+	if _, err := runCLI(t, "compare", "--peer", peer, servePage(t, "truth/index.html")); err == nil || !strings.Contains(err.Error(), "--cdp") {
+		t.Errorf("--peer without --cdp: %v", err)
 	}
 }
