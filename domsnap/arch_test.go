@@ -35,7 +35,7 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 		}
 	}
 	// The packages the boundary was drawn for must be among those checked.
-	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse", "browser", "act", "mcpserver", "screenshot", "truth"} {
+	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse", "browser", "act", "mcpserver", "screenshot", "truth", "report"} {
 		if !checked[pkg] {
 			t.Errorf("%s was not checked", pkg)
 		}

@@ -40,22 +40,8 @@ const minOverlap = 0.5
 // MeasureView measures a view's elements against the truth.
 func MeasureView(c *domsnap.Capture, g *layout.Geometry, t *Truth, elements []fuse.Element, tokens int) Measure {
 	h := indexHits(c)
-	m := Measure{Targets: len(t.Targets), Tokens: tokens, UnreachableRefs: []string{}}
 	refs := refsOf(h, elements)
-	for _, target := range t.Targets {
-		found := hasRef(g, refs, target)
-		if found {
-			m.Found++
-		} else {
-			m.Missed = append(m.Missed, target)
-		}
-		if target.ListenerOnly() {
-			m.ListenerOnly++
-			if found {
-				m.ListenerOnlyFound++
-			}
-		}
-	}
+	m := countFound(t, tokens, func(target Candidate) bool { return hasRef(g, refs, target) })
 	for _, r := range refs {
 		if !r.known {
 			continue
@@ -76,6 +62,27 @@ func MeasureView(c *domsnap.Capture, g *layout.Geometry, t *Truth, elements []fu
 	m.Recall = share(m.Found, m.Targets)
 	m.ListenerOnlyRecall = share(m.ListenerOnlyFound, m.ListenerOnly)
 	m.Precision = share(m.RefsInView-m.Unreachable-m.Unjudged, m.RefsInView-m.Unjudged)
+	return m
+}
+
+// countFound starts a measure: the targets found (by found) and missed,
+// listener-only ones apart.
+func countFound(t *Truth, tokens int, found func(Candidate) bool) Measure {
+	m := Measure{Targets: len(t.Targets), Tokens: tokens, UnreachableRefs: []string{}}
+	for _, target := range t.Targets {
+		ok := found(target)
+		if ok {
+			m.Found++
+		} else {
+			m.Missed = append(m.Missed, target)
+		}
+		if target.ListenerOnly() {
+			m.ListenerOnly++
+			if ok {
+				m.ListenerOnlyFound++
+			}
+		}
+	}
 	return m
 }
 
@@ -147,28 +154,15 @@ type BoxRef struct {
 // a click reaches a ref is not judged (its node is unknown): every ref in
 // view counts as unjudged.
 func MeasureBoxes(g *layout.Geometry, t *Truth, refs []BoxRef, tokens int) Measure {
-	m := Measure{Targets: len(t.Targets), Tokens: tokens, UnreachableRefs: []string{}}
 	view := g.ViewportBox(0)
-	for _, target := range t.Targets {
-		found := false
+	m := countFound(t, tokens, func(target Candidate) bool {
 		for _, r := range refs {
 			if iou(layout.Intersect(r.Box, view), target.Box) >= minOverlap {
-				found = true
-				break
+				return true
 			}
 		}
-		if found {
-			m.Found++
-		} else {
-			m.Missed = append(m.Missed, target)
-		}
-		if target.ListenerOnly() {
-			m.ListenerOnly++
-			if found {
-				m.ListenerOnlyFound++
-			}
-		}
-	}
+		return false
+	})
 	for _, r := range refs {
 		if _, ok := PointOf(r.Box, view); ok {
 			m.RefsInView++
