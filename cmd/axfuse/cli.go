@@ -72,7 +72,7 @@ var flagHelp = map[string][2]string{
 	"o":               {"FILE", "where to write the capture"},
 	"batch":           {"FILE", "compare every URL or path in FILE (one a line) with --parallel tabs: one JSON line a page on stdout, then a summary line"},
 	"html":            {"FILE", "also write a self-contained HTML report: screenshots with each view's refs marked and the targets it misses outlined in red, both YAMLs, the measures"},
-	"peer":            {"[NAME=]COMMAND", "also measure an outside observer of the same tab (needs --cdp): COMMAND, split on spaces with {cdp} and {target} replaced by the endpoint and the tab's target id, prints its YAML, or JSON {snapshot, elements: [{ref, box}]} to measure its refs by their boxes (scripts/peers/playwright-ai.mjs: Playwright's ai snapshot)"},
+	"peer":            {"[NAME=]COMMAND", "also measure an outside observer of the same tab (needs --cdp): COMMAND, split on spaces with {cdp} and {target} replaced by the endpoint and the tab's target id, prints its YAML, or JSON {snapshot, elements: [{ref, box}]} to measure its refs by their boxes (scripts/peers/playwright-ai.cjs: Playwright's ai snapshot)"},
 	"hits":            {"", "(capture) also record the browser's hit tests that compare measures the views with (a full capture)"},
 	"clear":           {"", "(type) empty the field first"},
 	"submit":          {"", "(type) press Enter after typing"},

@@ -128,6 +128,7 @@ type config struct {
 	capture          domsnap.CaptureMode
 	captureSet       bool
 	parallelSet      bool
+	formatSet        bool
 	urls             []string  // bench
 	runs, parallel   int       // bench, batch
 	listFile         string    // batch
@@ -166,6 +167,7 @@ func parseFlags(c *command, args []string) (*config, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg.maxTokensSet, cfg.captureSet, cfg.parallelSet = set["max-tokens"], set["capture"], set["parallel"]
+	cfg.formatSet = set["format"]
 	if err := cfg.check(set); err != nil {
 		return nil, err
 	}
@@ -275,6 +277,9 @@ func (cfg *config) combinations() error {
 	case "compare":
 		if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
 			return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
+		}
+		if cfg.formatSet && cfg.batchFile != "" {
+			return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
 		}
 		if cfg.parallelSet && cfg.batchFile == "" {
 			return errors.New("--parallel applies to --batch")

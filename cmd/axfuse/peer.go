@@ -31,7 +31,7 @@ func parsePeer(s string) (peerSpec, error) {
 	}
 	argv := strings.Fields(command)
 	if len(argv) == 0 || name == "" {
-		return peerSpec{}, fmt.Errorf("--peer %q: want [NAME=]COMMAND, e.g. playwright=node scripts/peers/playwright-ai.mjs {cdp} {target}", s)
+		return peerSpec{}, fmt.Errorf("--peer %q: want [NAME=]COMMAND, e.g. playwright=node scripts/peers/playwright-ai.cjs {cdp} {target}", s)
 	}
 	return peerSpec{name: name, argv: argv}, nil
 }
