@@ -43,7 +43,7 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 	}
 	if last := s.last.Load(); s.Cache && !fresh && last != nil {
 		if t, err := s.place(ref, key, seen, last.Tree); err == nil {
-			err := check(t, last.Tree, last)
+			t, err := confirmAt(t, last.Tree, last, check)
 			var miss *hitMiss
 			if err == nil || !errors.As(err, &miss) {
 				return t, err
@@ -67,12 +67,41 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 		if t, err = s.place(ref, key, seen, o.Tree); err != nil {
 			return t, err
 		}
-		return t, check(t, o.Tree, nil)
+		return confirmAt(t, o.Tree, nil, check)
 	}
 	if err != nil {
 		return t, err
 	}
-	return t, check(t, tree, nil)
+	return confirmAt(t, tree, nil, check)
+}
+
+// confirmAt runs the last check at the target's point and, when the
+// browser's hit test there reaches something else, at the other points of
+// its uncovered part (Located.Others), keeping the first the check
+// passes: the model can miss what paints over an element (an outside list
+// marker a viewport capture has no box for). The first miss is the error
+// when none passes.
+func confirmAt(t Target, tree *fuse.Tree, from *Observed, check confirm) (Target, error) {
+	err := check(t, tree, from)
+	var miss *hitMiss
+	if err == nil || !errors.As(err, &miss) {
+		return t, err
+	}
+	for _, p := range t.Located.Others {
+		alt := t
+		alt.X, alt.Y = int64(math.Round(p[0])), int64(math.Round(p[1]))
+		if alt.X == t.X && alt.Y == t.Y {
+			continue
+		}
+		altErr := check(alt, tree, from)
+		if altErr == nil {
+			return alt, nil
+		}
+		if !errors.As(altErr, &miss) {
+			return t, altErr
+		}
+	}
+	return t, err
 }
 
 // errRefNotFound: the ref's element is not in the observation.

@@ -14,7 +14,7 @@ func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 	}
 	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node}
 	vd := t.view.ix.Check(n.at.Doc, n.at.Node)
-	l.InViewport, l.Occluded, l.Point = vd.InViewport, vd.Occluded, vd.Point
+	l.InViewport, l.Occluded, l.Point, l.Others = vd.InViewport, vd.Occluded, vd.Point, vd.Others
 	if b, ok := t.view.g.FrameBox(n.at.Doc, n.at.Node); ok {
 		l.FrameBox, l.HasBox = [4]float64{b.X, b.Y, b.W, b.H}, true
 		if top, ok := t.view.g.Box(n.at.Doc, n.at.Node); ok {

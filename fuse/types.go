@@ -168,6 +168,9 @@ type Located struct {
 	Occluded    bool
 	Cover       string     // what covers it, when Occluded
 	Point       [2]float64 // where a click reaches it (viewport CSS px)
+	// Others are further points of its uncovered part, tried when the
+	// browser's hit test at Point finds a node the capture lacks.
+	Others [][2]float64
 	// FrameBox is the element's box (x, y, w, h) in its own frame's
 	// viewport as the observation laid it out; ok false when it had none.
 	FrameBox [4]float64

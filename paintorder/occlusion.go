@@ -22,6 +22,11 @@ type Verdict struct {
 	// Point is where a click reaches the node (viewport CSS px), when it
 	// is in the viewport and not occluded.
 	Point [2]float64
+	// Others are further points of the node's uncovered part, a quarter of
+	// its width or height from Point's, for when the browser's hit test at
+	// Point finds something the capture does not hold (an outside list
+	// marker, which a viewport capture has no box for).
+	Others [][2]float64
 	// By is the element painted over the centre of the node's box, when
 	// something is: the cover to name.
 	By    domsnap.Pos
@@ -117,7 +122,31 @@ func (ix *Index) check(doc, i int) Verdict {
 		return v
 	}
 	v.Point = ix.clickPoint(doc, i, pieces, cx, cy)
+	v.Others = otherPoints(pieces, v.Point)
 	return v
+}
+
+// otherPoints are up to four points of the piece holding p, beside p: at
+// a quarter and three quarters of its width on p's line, then of its
+// height on p's column, each inside the uncovered pieces.
+func otherPoints(pieces []layout.Box, p [2]float64) [][2]float64 {
+	var out [][2]float64
+	for _, piece := range pieces {
+		if !inAny([]layout.Box{piece}, p[0], p[1]) {
+			continue
+		}
+		for _, q := range [][2]float64{
+			{piece.X + piece.W/4, p[1]}, {piece.X + 3*piece.W/4, p[1]},
+			{p[0], piece.Y + piece.H/4}, {p[0], piece.Y + 3*piece.H/4},
+		} {
+			q = snap(q[0], q[1], pieces)
+			if inAny(pieces, q[0], q[1]) && (math.Abs(q[0]-p[0]) >= 1 || math.Abs(q[1]-p[1]) >= 1) {
+				out = append(out, q)
+			}
+		}
+		break
+	}
+	return out
 }
 
 // uncovered subtracts from pieces, which start as [view], what hides them:

@@ -125,3 +125,29 @@ func TestComparePeer(t *testing.T) {
 		t.Errorf("--peer without --cdp: %v", err)
 	}
 }
+
+// TestClickBesideAListMarker: floated items whose outside list markers are
+// drawn over the previous item's link (readability-qq's navigation). The
+// page is big enough for a viewport capture, which holds no box for a
+// marker: the model's point for each link lies under the next marker,
+// where the browser's hit test finds the marker. act tries the other
+// points of the link's part in view, and the click lands on the link; the
+// ground truth judges the links' text centres covered, as the browser does.
+func TestClickBesideAListMarker(t *testing.T) {
+	url := servePage(t, "markers/index.html")
+	endpoint, snap := attachedURL(t, url, `link "Two"`)
+	out := mustCLI(t, "snapshot", "--cdp", endpoint, "--format", "json")
+	if !strings.Contains(out, `"viewport pass`) {
+		t.Fatalf("not a viewport capture, the case this tests:\n%s", out)
+	}
+	for _, link := range []string{"One", "Two"} {
+		ref := refOf(t, snap, `link "`+link+`"`)
+		got, err := runProcess(t, "act", "--cdp", endpoint, "click", ref)
+		if want := "went #" + strings.ToLower(link); err != nil || !strings.Contains(got, want) {
+			t.Errorf("click %s (link %q): %v, want %q in:\n%s", ref, link, err, want, got)
+		}
+	}
+	if r := compareTruth(t, url); r.Covered != 2 || r.Targets != 1 {
+		t.Errorf("ground truth: %d targets, %d covered; want the 2 links under a marker covered", r.Targets, r.Covered)
+	}
+}
