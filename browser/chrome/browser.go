@@ -227,6 +227,11 @@ type Tab struct {
 	shot lastShot
 	// small is the document last found small (viewport.go), nil for none.
 	small atomic.Pointer[smallDoc]
+	// memo is what the last viewport capture fetched, for an incremental
+	// one (incremental.go); memoTok names it in the page.
+	memo     atomic.Pointer[viewMemo]
+	memoOnce sync.Once
+	memoTok  string
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

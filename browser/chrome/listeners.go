@@ -87,25 +87,35 @@ func targetListeners(ls []*domdebugger.EventListener) map[int64][]string {
 func (t *Tab) evaluateDeep(step, expr string, depth int64, commandLine bool) ([]byte, error) {
 	var out []byte
 	err := t.call(step, func(ctx context.Context) error {
-		res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
-			Expression:            expr,
-			IncludeCommandLineAPI: &commandLine,
-			Silent:                new(true),
-			SerializationOptions:  nodeSerialization(depth),
-		})
-		if err != nil {
-			return err
-		}
-		if res.ExceptionDetails != nil {
-			return fmt.Errorf("script threw: %s", res.ExceptionDetails.Text)
-		}
-		if res.Result == nil || res.Result.DeepSerializedValue == nil {
-			return fmt.Errorf("no result")
-		}
-		out = res.Result.DeepSerializedValue.Value
-		return nil
+		var err error
+		out, err = evaluateDeepWith(ctx, expr, depth, commandLine)
+		return err
 	})
 	return out, err
+}
+
+// evaluateDeepIn is evaluateDeep within a call already made.
+func (t *Tab) evaluateDeepIn(ctx context.Context, expr string, depth int64) ([]byte, error) {
+	return evaluateDeepWith(ctx, expr, depth, false)
+}
+
+func evaluateDeepWith(ctx context.Context, expr string, depth int64, commandLine bool) ([]byte, error) {
+	res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
+		Expression:            expr,
+		IncludeCommandLineAPI: &commandLine,
+		Silent:                new(true),
+		SerializationOptions:  nodeSerialization(depth),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, fmt.Errorf("script threw: %s", res.ExceptionDetails.Text)
+	}
+	if res.Result == nil || res.Result.DeepSerializedValue == nil {
+		return nil, fmt.Errorf("no result")
+	}
+	return res.Result.DeepSerializedValue.Value, nil
 }
 
 // nodeSerialization asks for a result deep-serialized depth levels down,

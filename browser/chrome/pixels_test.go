@@ -208,7 +208,7 @@ func isNumber(s string) bool {
 
 // requireBrowser skips without Chromium, except under CI, where a missing
 // browser fails.
-func requireBrowser(t *testing.T) {
+func requireBrowser(t testing.TB) {
 	t.Helper()
 	if _, err := FindBrowser(""); err != nil {
 		if ci := strings.ToLower(os.Getenv("CI")); ci != "" && ci != "false" && ci != "0" {

@@ -164,6 +164,35 @@
       'pointermove', 'mousemove', 'dragstart', 'drop', 'dragend', 'focusin', 'focusout']) {
       window.addEventListener(type, open, { capture: true, passive: true });
     }
+    // Target listeners (click and drag kinds) added or removed since a
+    // capture: the next incremental capture asks those nodes again. The
+    // last 256 to 512 are kept; listened(since) returns [seq, lost, nodes].
+    const TARGET = { click: 1, mousedown: 1, mouseup: 1, pointerdown: 1, pointerup: 1, dragstart: 1, dragenter: 1, dragover: 1, drop: 1 };
+    s.listen = { seq: 0, items: [] };
+    const heard = (node, type) => {
+      if (!TARGET[type] || !node || !node.nodeType) return;
+      const l = s.listen;
+      l.items.push([++l.seq, node]);
+      if (l.items.length > 512) l.items = l.items.slice(-256);
+    };
+    const et = window.EventTarget && EventTarget.prototype;
+    for (const name of ['addEventListener', 'removeEventListener']) {
+      const f = et && et[name];
+      if (typeof f !== 'function') continue;
+      et[name] = { [name](type, ...a) { heard(this, type); return f.call(this, type, ...a); } }[name];
+    }
+    for (const c of [window.HTMLElement, window.SVGElement, window.Document]) {
+      for (const type in TARGET) {
+        const d = c && Object.getOwnPropertyDescriptor(c.prototype, 'on' + type);
+        if (!d || !d.set) continue;
+        Object.defineProperty(c.prototype, 'on' + type, { ...d, set(v) { heard(this, type); return d.set.call(this, v); } });
+      }
+    }
+    s.listened = (since) => {
+      const l = s.listen;
+      const first = l.items.length ? l.items[0][0] : l.seq + 1;
+      return [l.seq, since < first - 1, l.items.filter((x) => x[0] > since).map((x) => x[1])];
+    };
     // run answers one op; later calls reach it without sending this script.
     s.run = (op) => {
       const t = performance.now();

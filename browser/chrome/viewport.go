@@ -2,7 +2,9 @@ package chrome
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +80,12 @@ const axConcurrency = 64
 
 //go:embed viewport.js
 var viewportJS string
+
+// viewportKey names the installed pass in the isolated world.
+var viewportKey = func() string {
+	sum := sha256.Sum256([]byte(viewportJS))
+	return "__axfusePass_" + hex.EncodeToString(sum[:6])
+}()
 
 // errFallBack says the viewport capture does not fit this page; the full
 // capture is taken instead.
@@ -209,6 +217,14 @@ type viewNode struct {
 	ElidedTargets  int         `json:"elidedTargets"`
 	PseudoType     string      `json:"pseudoType"`
 	Layout         *viewLayout `json:"layout"`
+	// In an incremental pass: the node's AX node (Fresh) or its
+	// listeners (LFresh) may have changed since the memo's pass.
+	Fresh  int `json:"fresh"`
+	LFresh int `json:"lfresh"`
+	// ID is the node's number in the page's memo; NID its place among the
+	// serialized nodes, -1 when the memo's pass gave it.
+	ID  int `json:"id"`
+	NID int `json:"nid"`
 }
 
 type viewLayout struct {
@@ -250,6 +266,14 @@ type viewResult struct {
 	Probes   int `json:"probes"`
 	// Phases are the milliseconds each part of the pass took in the page.
 	Phases map[string]float64 `json:"phases"`
+	// Incremental says the pass reused its memo of the pass numbered by
+	// the caller's expect; Gen numbers this pass's memo (0: none kept);
+	// Why says why a pass asked to reuse one walked everything.
+	Incremental bool   `json:"incremental"`
+	Gen         int    `json:"gen"`
+	Why         string `json:"why"`
+	// Share is the auto mode share rule the pass ran with.
+	Share float64 `json:"-"`
 }
 
 // serializedNode is the part of a deep-serialized DOM node the capture uses.
@@ -274,7 +298,12 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 			return nil, errFallBack{why: "the document was small at its last capture", frames: before, small: sd}
 		}
 	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p)
+	memo := t.memoFor(before, o.Margin, minElements)
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo)
+	if err == nil && memo != nil && !pass.res.Incremental && minElements > 0 && pass.res.Walked < minElements {
+		// The page shrank: auto mode asks its size again.
+		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil)
+	}
 	if err != nil {
 		if errors.Is(t.sameDocument(before), errDocumentChanged) {
 			return nil, errDocumentChanged
@@ -292,7 +321,14 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	if err != nil {
 		return nil, err
 	}
-	ax, sub, err := t.viewParts(docs, res, p)
+	var ax [][]domsnap.AXNode
+	var sub []*parts
+	var next *viewMemo
+	if res.Incremental && memo != nil {
+		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo)
+	} else {
+		ax, sub, next, err = t.viewParts(docs, res, p)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -301,11 +337,25 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	for d := range docs {
 		p.viewAX[frameOf[d]] = ax[d]
 	}
-	return t.finish(before, p, sub, start, "capture (viewport)", func(c *domsnap.Capture) {
+	step := "capture (viewport)"
+	if res.Incremental {
+		step = "capture (viewport, incremental)"
+	}
+	c, err := t.finish(before, p, sub, start, step, func(c *domsnap.Capture) {
 		c.Mode = domsnap.CaptureViewport
 		// The pass read scroll offsets in the same task as the boxes.
 		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
 	})
+	if next != nil {
+		next.ids = make(map[int]int64, len(pass.ids))
+		for k, id := range pass.ids {
+			if pass.backends[k] != 0 {
+				next.ids[id] = pass.backends[k]
+			}
+		}
+	}
+	t.keepMemo(c, next, before, o.Margin, minElements, res, sub)
+	return c, err
 }
 
 // fallBack is the errFallBack that sends a capture to the full one when
@@ -331,9 +381,15 @@ func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passO
 // viewParts fetches, at once, what the pass does not read itself: layout
 // metrics, the AX nodes and listeners of the kept nodes, and the frames
 // of other processes in view.
-func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][]domsnap.AXNode, []*parts, error) {
+func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
+	next := &viewMemo{}
+	if res.Gen > 0 {
+		// Where settle.js's count of listeners stands: the next capture
+		// asks again the nodes that gained or lost one after it.
+		wg.Go(func() { next.listenSeq, _, _, _ = t.listenedSince(listenedNow) })
+	}
 	wg.Go(func() {
 		if err := t.layoutMetrics(p); err != nil {
 			errs <- err
@@ -344,16 +400,17 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][
 		plans[d] = planOf(&res.Docs[d], &docs[d])
 	}
 	var ax [][]domsnap.AXNode
-	wg.Go(func() { ax = t.partialAX(plans, p) })
+	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, nil) })
 	wg.Go(func() { t.viewListeners(docs, plans, res.Walked, p) })
 	var sub []*parts
 	wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return ax, sub, nil
+	next.metrics, next.dpr = p.metrics, p.dpr
+	return ax, sub, next, nil
 }
 
 // canvasesInViewJS counts the document's <canvas> elements whose box meets
@@ -428,11 +485,15 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 // viewportPass runs the pass in the frame's isolated world and returns its
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts) (*passOut, error) {
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
-	if minElements > 0 {
+	expect := 0
+	if memo != nil {
+		// The page was measured at the memo's pass: its share rule stands.
+		expect, maxShare = memo.gen, memo.share
+	} else if minElements > 0 {
 		res, err := t.smallPage(top, minElements)
 		if err != nil || res.Small {
 			return &passOut{res: res}, err
@@ -446,29 +507,52 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
 		margin = 0
 	}
-	expr := fmt.Sprintf(`(() => { const r = (%s)(%g, %d, %d, %s, %g); return [r[0], r[1], %s]; })()`,
-		viewportJS, margin, probeStep, maxKeptNodes, props, maxShare, canvases)
+	// The pass is installed once in the world (under its source's hash):
+	// V8 keeps its optimized code from one capture to the next, and later
+	// calls do not send it.
+	call := fmt.Sprintf(`const r = f(%g, %d, %d, %s, %g, %d, %q); return [r[0], r[1], %s];`,
+		margin, probeStep, maxKeptNodes, props, maxShare, expect, t.memoToken(), canvases)
+	short := fmt.Sprintf(`(() => { const f = globalThis[%q]; if (typeof f !== 'function') return null; %s })()`, viewportKey, call)
+	install := fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); %s })()`, viewportKey, viewportJS, call)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
-		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
-		if err != nil {
-			return err
+		for _, expr := range []string{short, install} {
+			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
+			if err != nil {
+				return err
+			}
+			if r.Result == nil || r.Result.DeepSerializedValue == nil {
+				return errors.New("no result")
+			}
+			if r.Result.DeepSerializedValue.Type == "null" {
+				continue // not installed in this world yet
+			}
+			raw = r.Result.DeepSerializedValue.Value
+			return nil
 		}
-		if r.Result == nil || r.Result.DeepSerializedValue == nil {
-			return errors.New("no result")
-		}
-		raw = r.Result.DeepSerializedValue.Value
-		return nil
+		return errors.New("the pass did not install")
 	})
 	if err != nil {
 		return nil, err
 	}
-	pass, err := decodeViewportPass(raw)
+	pass, err := decodeViewportPass(raw, memo)
+	if errors.Is(err, errMemoLacks) {
+		t.memo.Store(nil)
+		return t.viewportPass(top, margin, minElements, p, nil)
+	}
 	if err != nil {
 		return nil, err
 	}
 	res := pass.res
-	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes)", res.Walked, len(pass.backends), res.Probes), start)
+	res.Share = maxShare
+	how := ""
+	switch {
+	case res.Incremental:
+		how = ", incremental"
+	case res.Why != "" && expect > 0:
+		how = ", whole walk: " + res.Why
+	}
+	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes%s)", res.Walked, len(pass.backends), res.Probes, how), start)
 	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
 		if ms, ok := res.Phases[ph]; ok {
 			p.timings = append(p.timings, domsnap.Timing{Step: "viewport pass: " + ph, MS: math.Round(ms*1000) / 1000})
@@ -478,17 +562,23 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 }
 
 // passOut is what the viewport pass found: its result, and the nodes it
-// kept (their backend ids and loaders, in order).
+// kept (their backend ids, loaders and memo numbers, in order).
 type passOut struct {
 	res      *viewResult
 	backends []int64
 	loaders  []string
+	ids      []int
 }
 
+// errMemoLacks: an incremental pass named a node by a number the memo
+// does not hold; a whole pass follows.
+var errMemoLacks = errors.New("viewport pass: a node the memo lacks")
+
 // decodeViewportPass reads the pass's answer: its result (a JSON text),
-// the nodes it kept (their backend ids and loaders, in order) and the
-// canvases in view.
-func decodeViewportPass(raw []byte) (*passOut, error) {
+// the nodes it serialized and the canvases in view. Each kept node's
+// backend id is its serialized one, or the memo's for a node the memo's
+// pass gave already.
+func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 	var pair []serialized
 	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 3 {
 		return nil, fmt.Errorf("viewport pass: unexpected result shape")
@@ -510,15 +600,29 @@ func decodeViewportPass(raw []byte) (*passOut, error) {
 			return nil, fmt.Errorf("viewport pass: %w", err)
 		}
 	}
-	backends := make([]int64, len(items))
-	loaders := make([]string, len(items))
-	for k, it := range items {
-		var n serializedNode
-		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil {
-			backends[k], loaders[k] = n.Backend, n.Loader
+	out := &passOut{res: res}
+	for d := range res.Docs {
+		for _, vn := range res.Docs[d].Nodes {
+			var b int64
+			var loader string
+			switch {
+			case vn.NID >= 0 && vn.NID < len(items):
+				var n serializedNode
+				if items[vn.NID].Type == "node" && json.Unmarshal(items[vn.NID].Value, &n) == nil {
+					b, loader = n.Backend, n.Loader
+				}
+			case vn.PseudoType != "":
+			case memo != nil && res.Incremental && memo.ids[vn.ID] != 0:
+				b, loader = memo.ids[vn.ID], memo.loader
+			default:
+				return nil, errMemoLacks
+			}
+			out.backends = append(out.backends, b)
+			out.loaders = append(out.loaders, loader)
+			out.ids = append(out.ids, vn.ID)
 		}
 	}
-	return &passOut{res, backends, loaders}, nil
+	return out, nil
 }
 
 // closedFrameInProcess reports whether one of the iframes in view that the
@@ -703,13 +807,34 @@ func planOf(vd *viewDoc, doc *domsnap.Document) axPlan {
 // then fetched again with its relatives, which brings that parent in.
 // (Accessibility.queryAXTree would fetch a whole subtree in one call, but
 // crashed Chromium 156's renderer on a page still loading: 1 run in 5.)
-func (t *Tab) partialAX(plans []axPlan, p *parts) [][]domsnap.AXNode {
+// With reuse, the top document's nodes the last capture fetched and that
+// are not fresh are taken from it (unless the result does not fit
+// together, see fitsTogether); it returns what was fetched for each of
+// the top document's nodes, for the next capture.
+func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse) ([][]domsnap.AXNode, map[int64][]*accessibility.Node) {
 	start := time.Now()
 	out := make([][]domsnap.AXNode, len(plans))
-	calls := 0
+	calls, reused := 0, 0
+	var keep map[int64][]*accessibility.Node
 	for d, plan := range plans {
-		calls += len(plan.nodes)
-		nodes := t.fetchAX(plan.nodes, axNode)
+		r := reuse
+		if d > 0 {
+			r = nil
+		}
+		per, asked := t.fetchAXEach(plan.nodes, r)
+		calls += asked
+		if r != nil {
+			reused += len(plan.nodes) - asked
+			if !fitsTogether(per) {
+				per, asked = t.fetchAXEach(plan.nodes, nil)
+				calls += asked
+				reused = 0
+			}
+		}
+		var nodes []*accessibility.Node
+		for _, ns := range per {
+			nodes = mergeAX(nodes, ns)
+		}
 		for round := 0; round < 3; round++ {
 			orphans := orphanBackends(nodes)
 			if len(orphans) == 0 {
@@ -718,10 +843,22 @@ func (t *Tab) partialAX(plans []axPlan, p *parts) [][]domsnap.AXNode {
 			calls += len(orphans)
 			nodes = mergeAX(nodes, t.fetchAX(orphans, axRelatives))
 		}
+		if d == 0 {
+			keep = make(map[int64][]*accessibility.Node, len(plan.nodes))
+			for i, b := range plan.nodes {
+				if per[i] != nil {
+					keep[b] = per[i]
+				}
+			}
+		}
 		out[d] = convertAX(nodes)
 	}
-	p.time(fmt.Sprintf("AX of kept nodes (%d queries)", calls), start)
-	return out
+	step := fmt.Sprintf("AX of kept nodes (%d queries)", calls)
+	if reuse != nil {
+		step = fmt.Sprintf("AX of kept nodes (%d queries, %d as at the last capture)", calls, reused)
+	}
+	p.time(step, start)
+	return out, keep
 }
 
 // What fetchAX asks for each node.
@@ -733,6 +870,35 @@ const (
 // fetchAX runs getPartialAXTree on each node concurrently; the results keep
 // the nodes' order, each AX node once.
 func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
+	got := t.fetchAXQueries(backends, what)
+	var all []*accessibility.Node
+	for _, ns := range got {
+		all = mergeAX(all, ns)
+	}
+	return all
+}
+
+// fetchAXEach gives each node's getPartialAXTree answer, taken from reuse
+// where it may be, and how many were asked.
+func (t *Tab) fetchAXEach(backends []int64, reuse *axReuse) ([][]*accessibility.Node, int) {
+	out := make([][]*accessibility.Node, len(backends))
+	var ask []int64
+	var at []int
+	for i, b := range backends {
+		if ns := reuse.take(b); ns != nil {
+			out[i] = ns
+			continue
+		}
+		ask = append(ask, b)
+		at = append(at, i)
+	}
+	for k, ns := range t.fetchAXQueries(ask, axNode) {
+		out[at[k]] = ns
+	}
+	return out, len(ask)
+}
+
+func (t *Tab) fetchAXQueries(backends []int64, what int) [][]*accessibility.Node {
 	got := make([][]*accessibility.Node, len(backends))
 	parallel(len(backends), axConcurrency, func(i int) {
 		_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
@@ -744,11 +910,7 @@ func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
 			return err
 		})
 	})
-	var all []*accessibility.Node
-	for _, ns := range got {
-		all = mergeAX(all, ns)
-	}
-	return all
+	return got
 }
 
 // mergeAX appends the nodes of more that nodes lacks.

@@ -5,14 +5,26 @@
 // what lies wholly outside; nodes holds the same nodes in the same order, for
 // their backendNodeIds (deep serialization). Everything it reads is the
 // page's and untrusted; Go checks the shape.
-(margin, step, maxKept, styleProps, maxShare) => {
-  const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {}, closed: [] };
+//
+// Incremental passes: the world keeps, per document, a memo of the last
+// pass (the counts of each subtree wholly outside the viewport) and a
+// MutationObserver with hover, focus, input and load signals. When the
+// caller names the memo it holds (expect, "token:gen") and nothing forces
+// a whole walk (a scroll, a resize, a style sheet edit, a modal, a font
+// load, a frame in view), an unchanged subtree outside the viewport is not
+// walked again: its counts come from the memo, and two of every run of
+// such subtrees are measured again to check they are still outside. Each
+// node then says whether its AX node (fresh) or its listeners (lfresh)
+// may have changed since; Go fetches only those.
+(margin, step, maxKept, styleProps, maxShare, expect, token) => {
+  const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {}, closed: [], incremental: false, gen: 0, why: '' };
   // Hit-test probes cost from tens of microseconds to a millisecond each
   // (deep inline layouts): they are bounded in number and time.
   const maxProbes = 400, maxProbeMS = 60;
   let clock = performance.now();
   const phase = name => { const now = performance.now(); out.phases[name] = (out.phases[name] || 0) + (now - clock); clock = now; };
-  const nodes = [];
+  const nodes = [], emitted = [];
+  let flat = 0;
   const landmarkTags = { NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary', TABLE: 'table', DIALOG: 'dialog', SEARCH: 'search' };
   const landmarkRoles = { banner: 1, navigation: 1, main: 1, contentinfo: 1, complementary: 1, region: 1, search: 1, form: 1, dialog: 1, alertdialog: 1, table: 1, grid: 1, list: 1, tree: 1, treegrid: 1 };
   const inputRoles = { checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button', image: 'button', range: 'slider', search: 'searchbox', hidden: '' };
@@ -48,39 +60,162 @@
     return landmarkTags[el.tagName] || (draggable(el) ? 'clickable' : '');
   }
 
-  function walkDoc(doc, win, owner, parentDoc) {
+  function walkDoc(doc, win, owner, parentDoc, inc) {
     const m = margin;
     const root = doc.documentElement;
     const W = doc.compatMode === 'CSS1Compat' && root ? root.clientWidth : win.innerWidth;
     const H = doc.compatMode === 'CSS1Compat' && root ? root.clientHeight : win.innerHeight;
     const sx = win.scrollX, sy = win.scrollY;
+    if (inc && (inc.W !== W || inc.H !== H || inc.sx !== sx || inc.sy !== sy || inc.dpr !== win.devicePixelRatio)) throw new Redo('the viewport moved');
     // 1. Every element (and open shadow root) in tree order, with its box.
-    const els = [doc], par = [-1], rect = [null];
+    // In an incremental pass a clean subtree the memo has outside the
+    // viewport is one entry (sealed) and is not entered.
+    const els = [doc], par = [-1], rect = [null], sealed = [null], under = [false], block = [null];
     const stack = [0];
     while (stack.length) {
       const i = stack.pop();
       const n = els[i];
       const kids = [];
-      if (n.nodeType === 1 && n.shadowRoot) kids.push(n.shadowRoot);
+      if (n.nodeType === 1 && n.shadowRoot) { kids.push(n.shadowRoot); view.mo.observe(n.shadowRoot, watchOpts); }
       for (let c = n.firstElementChild; c; c = c.nextElementSibling) kids.push(c);
+      const u = under[i] || !!inc && inc.touched.has(n);
+      const reuse = inc && !u && n.tagName !== 'SELECT';
+      const blocks = reuse ? blocksOf(inc, n, kids, W, H) : null;
+      const seal = reuse ? kids.map((c, k) => blocks && blocks[k] !== undefined ? null : sealOf(inc, c)) : null;
+      if (seal) stillOutside(kids, seal, W, H);
       for (let k = kids.length - 1; k >= 0; k--) {
         const c = kids[k];
+        if (blocks && blocks[k] === null) continue; // inside a block
         const j = els.length;
         els.push(c); par.push(i);
+        if (blocks && blocks[k]) { rect.push(blocks[k].rect); sealed.push(null); block.push(blocks[k]); under.push(false); continue; }
+        block.push(null);
+        if (seal && seal[k]) { rect.push(seal[k].rect); sealed.push(seal[k]); under.push(false); continue; }
         let r = null;
         if (c.nodeType === 1) {
           const b = c.getBoundingClientRect();
           if (b.width || b.height || b.x || b.y || c.getClientRects().length) r = b;
         }
-        rect.push(r);
+        rect.push(r); sealed.push(null); under.push(u);
         stack.push(j);
       }
       // Indexes are not tree order, but a child's always exceeds its
       // parent's; step 3 walks the real tree order.
     }
-    out.walked += els.length;
+    let walked = els.length;
+    for (const S of sealed) if (S) walked += S.walked - 1;
+    for (const B of block) if (B) walked += B.walked - 1;
+    out.walked += walked;
     phase('boxes');
-    return finishDoc(doc, win, owner, parentDoc, els, par, rect, W, H, sx, sy);
+    return finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, W, H, sx, sy, inc);
+  }
+
+  // nothingSealedInView: what the page shows must not lie in a sealed
+  // subtree. A change no signal follows (a style rule edited through the
+  // CSSOM) could bring one into view: the browser's own hit test on a grid
+  // over the viewport finds any box of 128×128 px or more, and the pass
+  // walks everything. (A smaller one stays folded until the next whole
+  // walk: the view shows less, never more, than the page.)
+  const probeGrid = 128;
+  function nothingSealedInView(doc, els, index, sealed, block, W, H) {
+    for (let y = probeGrid / 2; y < H; y += probeGrid) {
+      for (let x = probeGrid / 2; x < W; x += probeGrid) {
+        let e = doc.elementFromPoint(x, y);
+        while (e && !index.has(e)) e = e.parentNode || e.host || null;
+        const i = e ? index.get(e) : undefined;
+        if (i !== undefined && (sealed[i] || block[i])) throw new Redo('a subtree outside the viewport shows in it');
+      }
+    }
+  }
+
+  // blocksOf finds, among n's children, the runs of the memo's pass that
+  // can stand as one entry each (a block): every root in place and
+  // sealable, none changed, the first and last still outside. The answer
+  // gives the block at its first root's place and null at the others'.
+  function blocksOf(inc, n, kids, W, H) {
+    let at = null;
+    for (let k = 0; k < kids.length; k++) {
+      const B = view.runs.get(kids[k]);
+      if (!B || B.gen !== inc.gen || !B.sealable || B.parent !== n) continue;
+      const len = B.roots.length;
+      let ok = k + len <= kids.length;
+      for (let q = 0; ok && q < len; q++) ok = kids[k + q] === B.roots[q] && !inc.dirty.has(B.roots[q]);
+      if (!ok || !outsideAs(B.roots[0], B.rec.dir, W, H) || len > 1 && !outsideAs(B.roots[len - 1], B.rec.dir, W, H)) continue;
+      if (!at) at = new Array(kids.length);
+      at[k] = B;
+      for (let q = 1; q < len; q++) at[k + q] = null;
+      k += len - 1;
+    }
+    return at;
+  }
+  const outsideAs = (el, dir, W, H) => { const b = el.getBoundingClientRect(); return !inView(b, W, H) && dirOf(b, W, H) === dir; };
+
+  // blockOf keeps run r in the memo as a block: a block reused whole is
+  // carried to this pass; otherwise a new one is made of r's parts, and
+  // each root notes the block it is in (a root of a carried block is
+  // valid as long as the block is).
+  function blockOf(r, els, memo) {
+    if (r.parts.length === 1 && typeof r.parts[0] !== 'number') {
+      r.parts[0].gen = nextGen;
+      return;
+    }
+    const roots = [];
+    let targets = 0, walked = 0, sealable = true;
+    for (const p of r.parts) {
+      if (typeof p === 'number') {
+        const M = memo.get(p);
+        roots.push(els[p]);
+        if (!M) { sealable = false; continue; }
+        targets += M.targets; walked += M.walked;
+        sealable = sealable && !!M.rect && !M.escapes && !M.controls;
+      } else {
+        for (const e of p.roots) roots.push(e);
+        targets += p.targets; walked += p.walked;
+        sealable = sealable && p.sealable;
+      }
+    }
+    const B = { gen: nextGen, parent: r.host, roots, rect: roots.length ? (view.roots.get(roots[0]) || {}).rect : null, targets, walked, sealable,
+      rec: { dir: r.dir, kind: r.kind, role: r.role, name: r.name, level: r.level, nodes: r.nodes, roles: Object.assign({}, r.roles), uniform: r.uniform } };
+    if (!B.rect) B.sealable = false;
+    for (const e of roots) { const R = view.roots.get(e); if (R) R.run = B; }
+    view.runs.set(roots[0], B);
+  }
+
+  // sealOf is the memo of c when its subtree can stand as one entry: it
+  // was wholly outside the viewport at the last pass, nothing in it or
+  // above it changed since, and nothing in it lies outside its own box.
+  function sealOf(inc, c) {
+    if (c.nodeType !== 1 || inc.dirty.has(c)) return null;
+    const R = inc.roots.get(c);
+    if (!R || R.gen !== inc.gen && !(R.run && R.run.gen === inc.gen) || R.escapes || R.controls) return null;
+    if (!R.rect) {
+      // A subtree with no box (display: none) is measured again: a
+      // state change (:hover, :checked) may show it with no DOM change.
+      const b = c.getBoundingClientRect();
+      if (b.width || b.height || b.x || b.y || c.getClientRects().length) return null;
+    }
+    return R;
+  }
+
+  // stillOutside measures again the first and last of each run of sealed
+  // siblings: a layout shift that brought one into view moves them too.
+  // Those that came into view (a row removed above them) are unsealed and
+  // walked, up to maxUnseal a run; the next one must still be outside.
+  const maxUnseal = 64;
+  function stillOutside(kids, seal, W, H) {
+    const outside = k => {
+      const b = kids[k].getBoundingClientRect();
+      return !inView(b, W, H) && dirOf(b, W, H) === seal[k].dir;
+    };
+    for (let a = 0; a < kids.length; a++) {
+      if (!seal[a] || !seal[a].rect || a > 0 && seal[a - 1]) continue;
+      let b = a;
+      while (b + 1 < kids.length && seal[b + 1] && seal[b + 1].rect) b++;
+      let n = 0;
+      while (a <= b && !outside(a)) { seal[a++] = null; if (++n > maxUnseal) throw new Redo('a subtree outside the viewport moved'); }
+      while (b > a && !outside(b)) { seal[b--] = null; if (++n > maxUnseal) throw new Redo('a subtree outside the viewport moved'); }
+      a = b;
+    }
   }
 
   // A box with no area has no place to lie in (fuse gives it no direction):
@@ -107,14 +242,17 @@
     }
     return el.isContentEditable === true;
   };
+  // within: b lies inside a (a pixel of slack for rounding).
+  const within = (b, a) => b.left >= a.left - 1 && b.top >= a.top - 1 && b.right <= a.right + 1 && b.bottom <= a.bottom + 1;
   const dirOf = (r, W, H) => r.top >= H + margin ? 'below' : r.bottom <= -margin ? 'above' : r.left >= W + margin ? 'right' : 'left';
 
-  function finishDoc(doc, win, owner, parentDoc, els, par, rect, W, H, sx, sy) {
+  function finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, W, H, sx, sy, inc) {
     const n = els.length;
     const keep = new Uint8Array(n);
     for (let i = 1; i < n; i++) if (inView(rect[i], W, H)) keep[i] = 1;
     const index = new Map();
     for (let i = 0; i < n; i++) index.set(els[i], i);
+    if (inc) nothingSealedInView(doc, els, index, sealed, block, W, H);
     // A select's options have no box of their own; the select stands for
     // them. A hidden control inside a label in view makes the label the
     // thing to click.
@@ -126,6 +264,7 @@
         const label = els[i].closest('label');
         if (label && inView(rect[index.get(label)], W, H)) keep[i] = 1;
       }
+      if (keep[i] && sealed[i]) throw new Redo('a subtree outside the viewport is needed');
     }
     keep[0] = 1;
     // Ancestors of kept nodes are kept. Indexes were assigned in push order,
@@ -148,24 +287,69 @@
     }
 
     // 2. What lies outside: each element that is not kept belongs to the
-    // subtree of its topmost unkept ancestor (a child of a kept node).
+    // subtree of its topmost unkept ancestor (a child of a kept node). A
+    // sealed entry brings its subtree's counts from the memo; each root
+    // leaves its counts in the memo for the next pass.
     const rootOf = new Int32Array(n).fill(-1);
     const roles = new Map(), sizes = new Map();
     const targetsBelow = new Int32Array(n);
+    const memo = new Map(); // root index -> its new memo
     for (let i = 1; i < n; i++) {
       if (keep[i]) continue;
       const p = par[i];
       const r = keep[p] ? i : rootOf[p];
       rootOf[i] = r;
-      if (els[i].nodeType === 1 && likelyTarget(els[i])) targetsBelow[par[r]]++;
-      if (!rect[i] || els[i].nodeType !== 1) continue;
+      const Bk = block[i];
+      if (Bk && r === i) { targetsBelow[p] += Bk.targets; continue; }
+      let M = memo.get(r);
+      if (!M) memo.set(r, M = { gen: '', rect: rect[r], dir: rect[r] ? dirOf(rect[r], W, H) : '', targets: 0, size: 0, roles: {}, walked: 0, escapes: false, controls: false });
+      if (Bk) {
+        // A block under a node no longer kept: its roots are inside
+        // another root's subtree now.
+        targetsBelow[par[r]] += Bk.targets; M.targets += Bk.targets; M.walked += Bk.walked; M.escapes = true;
+        sizes.set(r, (sizes.get(r) || 0) + Bk.rec.nodes); M.size += Bk.rec.nodes;
+        let into = roles.get(r);
+        if (!into) roles.set(r, into = {});
+        for (const k in Bk.rec.roles) { into[k] = (into[k] || 0) + Bk.rec.roles[k]; M.roles[k] = (M.roles[k] || 0) + Bk.rec.roles[k]; }
+        continue;
+      }
+      const S = sealed[i];
+      if (S) {
+        // The subtree as the memo counted it; its root's own role counts
+        // when it is not the root here.
+        targetsBelow[par[r]] += S.targets; M.targets += S.targets;
+        M.walked += S.walked;
+        if (S.rect && r !== i && (!rect[r] || !within(S.rect, rect[r]))) M.escapes = true;
+        if (S.size) sizes.set(r, (sizes.get(r) || 0) + S.size);
+        M.size += S.size;
+        let into = roles.get(r);
+        if (!into) roles.set(r, into = {});
+        for (const k in S.roles) { into[k] = (into[k] || 0) + S.roles[k]; M.roles[k] = (M.roles[k] || 0) + S.roles[k]; }
+        if (r !== i && S.rect) { const role = roleOf(els[i]); if (role) { into[role] = (into[role] || 0) + 1; M.roles[role] = (M.roles[role] || 0) + 1; } }
+        if (!Object.keys(into).length) roles.delete(r);
+        continue;
+      }
+      M.walked++;
+      const el = els[i];
+      if (el.nodeType === 1 && likelyTarget(el)) { targetsBelow[par[r]]++; M.targets++; }
+      if (!rect[i] && el.nodeType === 1 && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) M.controls = true;
+      if (el.nodeType !== 1) M.escapes = true; // a shadow root: the memo does not follow into it
+      if (!rect[i] || el.nodeType !== 1) continue;
+      if (r !== i && (!rect[r] || !within(rect[i], rect[r]))) M.escapes = true;
       sizes.set(r, (sizes.get(r) || 0) + 1);
+      M.size++;
       if (r === i) continue; // the root's own role is the run's
-      const role = roleOf(els[i]);
+      const role = roleOf(el);
       if (!role) continue;
       let m = roles.get(r);
       if (!m) roles.set(r, m = {});
       m[role] = (m[role] || 0) + 1;
+      M.roles[role] = (M.roles[role] || 0) + 1;
+    }
+    for (const [r, M] of memo) {
+      if (els[r].nodeType !== 1) continue;
+      M.gen = nextGen;
+      view.roots.set(els[r], M);
     }
 
     phase('count');
@@ -174,7 +358,7 @@
     const d = { url: doc.URL, title: doc.title || '', scrollX: sx, scrollY: sy, width: W, height: H,
       contentWidth: doc.documentElement ? doc.documentElement.scrollWidth : 0,
       contentHeight: doc.documentElement ? doc.documentElement.scrollHeight : 0,
-      dpr: win.devicePixelRatio, owner: owner, parentDoc: parentDoc, base: nodes.length,
+      dpr: win.devicePixelRatio, owner: owner, parentDoc: parentDoc, base: flat,
       styles: [], nodes: [], elided: [] };
     const docIndex = out.docs.length;
     out.docs.push(d);
@@ -189,13 +373,26 @@
       const key = vals.join('\u0000');
       let s = styleIndex.get(key);
       if (s === undefined) { s = d.styles.length; d.styles.push(vals); styleIndex.set(key, s); }
-      return [s, vals];
+      return [s, vals, key];
     };
     const frames = [];
     const emit = (node, parentOut, extra) => {
       const o = Object.assign({ parent: parentOut, type: node.nodeType, name: node.nodeName }, extra);
       d.nodes.push(o);
-      nodes.push(node);
+      flat++;
+      // Each node has a number in the memo (id). Its backendNodeId comes
+      // by deep serialization (nid, into nodes) unless the memo's pass
+      // gave it already: that costs the browser ~0.1 ms a node.
+      let id = view.ids.get(node);
+      if (id === undefined) view.ids.set(node, id = ++view.lastId);
+      o.id = id;
+      if (o.pseudoType !== undefined || inc && view.emitted.get(node) === inc.gen) {
+        o.nid = -1;
+      } else {
+        o.nid = nodes.length;
+        nodes.push(node);
+      }
+      if (o.pseudoType === undefined) emitted.push(node);
       return d.nodes.length - 1;
     };
     const areas = []; // rects of fixed, sticky and absolute boxes, for grid probes
@@ -216,7 +413,10 @@
         if (nativeClick(el)) o.clickable = true;
         if (targetsBelow[i]) o.elidedTargets = targetsBelow[i];
         if (rect[i]) {
-          const [s, vals] = styleOf(el);
+          const [s, vals, key] = styleOf(el);
+          // A node whose style changed may have changed its AX node too.
+          if (inc && view.styles.get(el) !== key) o.fresh = 1;
+          view.styles.set(el, key);
           o.layout = { bounds: box(rect[i]), style: s };
           // Positioned and translucent boxes paint as units (layers), after
           // the normal flow of the layer they sit in, in tree order. A
@@ -238,6 +438,12 @@
       } else if (el.nodeType === 11) {
         o.shadowRootType = el.mode;
       }
+      // fresh 1: the node or its subtree changed; 2: only something below
+      // it did (Go may keep the AX node of a role named by no content).
+      if (inc && (under[i] || inc.touched.has(el) || inc.changed.has(el))) o.fresh = 1;
+      else if (inc && inc.dirty.has(el) && !o.fresh) o.fresh = 2;
+      if (inc && inc.onattr.has(el)) o.lfresh = 1;
+      const textFresh = inc && (inc.dirty.has(el) || under[i]);
       const me = emit(el, parentOut, o);
       outOf[i] = me;
       layer[me] = parentOut < 0 ? me : layer[parentOut];
@@ -249,11 +455,29 @@
       // subtree is whole when nothing rendered in it was left out.
       let cur = null, after = -1;
       let whole = el.tagName !== 'IFRAME' && el.tagName !== 'FRAME' && el.tagName !== 'OBJECT' && el.tagName !== 'EMBED';
+      // kid adds child c; for a block it returns the block's last root,
+      // where the walk of the children goes on.
       const kid = c => {
         const j = index.get(c);
         if (j === undefined) return;
         if (keep[j]) { whole = walkOut(j, me, stacked) && whole; cur = null; after = outOf[j]; return; }
         if (c.nodeType === 11 || c.nodeType === 1 && rect[j]) whole = false;
+        const Bk = block[j];
+        if (Bk) {
+          const R = Bk.rec;
+          if (R.kind === 'plain' && cur && cur.dir === R.dir && cur.kind !== 'landmark') {
+            if (cur.kind === 'plain' && !(R.uniform && cur.role === R.uniform)) cur.role = 'group';
+            cur.uniform = cur.uniform && cur.uniform === R.uniform ? cur.uniform : '';
+            for (const k in R.roles) cur.roles[k] = (cur.roles[k] || 0) + R.roles[k];
+            cur.nodes += R.nodes;
+            cur.parts.push(Bk);
+          } else {
+            cur = { parent: me, after, dir: R.dir, kind: R.kind, role: R.role, name: R.name, level: R.level, nodes: R.nodes,
+              roles: Object.assign({}, R.roles), parts: [Bk], uniform: R.uniform, host: el };
+            d.elided.push(cur);
+          }
+          return Bk.roots[Bk.roots.length - 1];
+        }
         if (!rect[j] || c.nodeType !== 1) return;
         const dir = dirOf(rect[j], W, H);
         let role = roleOf(c);
@@ -266,16 +490,23 @@
           if (role) cur.roles[role] = (cur.roles[role] || 0) + 1;
           for (const k in counts) cur.roles[k] = (cur.roles[k] || 0) + counts[k];
           cur.nodes += size;
-          cur.roots.push(c);
+          cur.parts.push(j);
+          if (cur.uniform !== role) cur.uniform = '';
           return;
         }
-        cur = { parent: me, after, dir, kind, role: role || 'group', name: '', level: kind === 'heading' ? level : 0, nodes: size, roles: Object.assign({}, counts), roots: [c] };
+        cur = { parent: me, after, dir, kind, role: role || 'group', name: '', level: kind === 'heading' ? level : 0, nodes: size,
+          roles: Object.assign({}, counts), parts: [j], uniform: role, host: el };
         if (kind === 'plain' && role) cur.roles[role] = (cur.roles[role] || 0) + 1;
         if (kind !== 'plain') cur.name = clean(c.getAttribute('aria-label') || (kind === 'heading' ? c.textContent : ''));
         d.elided.push(cur);
       };
       if (el.nodeType === 1 && el.shadowRoot) kid(el.shadowRoot);
       for (let c = el.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 1) {
+          const last = kid(c);
+          if (last) c = last;
+          continue;
+        }
         if (c.nodeType === 3) {
           if (el.nodeType !== 1 || el.tagName === 'SCRIPT' || el.tagName === 'STYLE') continue;
           range.selectNodeContents(c);
@@ -288,9 +519,8 @@
           const v = c.nodeValue.length > 10000 ? c.nodeValue.slice(0, 10000) : c.nodeValue;
           const style = o.layout ? o.layout.style : styleOf(el)[0];
           const t = emit(c, me, { value: v, layout: { bounds: box(b), style, text: v.replace(/\s+/g, ' '), fragments: frags } });
+          if (textFresh) d.nodes[t].fresh = 1;
           layer[t] = layer[me];
-        } else if (c.nodeType === 1) {
-          kid(c);
         }
       }
       if (o.layout) generated(el, me, '::after');
@@ -327,8 +557,11 @@
       else if (d.nodes[k].type !== 11) d.above.push(k);
     }
     // A run with nothing to count and no text would fuse to nothing.
-    d.elided = d.elided.filter(r => Object.keys(r.roles).length || r.roots.some(e => e.textContent.trim() !== ''));
-    for (const r of d.elided) { delete r.kind; delete r.roots; }
+    // Each run is kept in the memo as a block for the next pass.
+    for (const r of d.elided) blockOf(r, els, memo);
+    const hasText = B => B.hasText !== undefined ? B.hasText : (B.hasText = B.roots.some(e => e.textContent.trim() !== ''));
+    d.elided = d.elided.filter(r => Object.keys(r.roles).length || r.parts.some(p => typeof p === 'number' ? els[p].textContent.trim() !== '' : hasText(p)));
+    for (const r of d.elided) { delete r.kind; delete r.parts; delete r.uniform; delete r.host; }
     phase('describe');
 
     // 4. Paint order: boxes in normal flow paint in tree order; where
@@ -392,16 +625,136 @@
     // 5. Same-origin iframes in view get their own pass; others are left to
     // the caller (out-of-process frames have their own target; a
     // cross-origin frame in this process, listed in closed, has none).
+    if (inc && (frames.length || parentDoc >= 0)) throw new Redo('a frame is in view');
     for (const [el, me] of frames) {
       let cd = null;
       try { cd = el.contentDocument; } catch (e) { cd = null; }
-      if (cd && el.contentWindow) walkDoc(cd, el.contentWindow, me, docIndex);
+      if (cd && el.contentWindow) walkDoc(cd, el.contentWindow, me, docIndex, null);
       else out.closed.push(d.base + me);
     }
     return d;
   }
 
-  walkDoc(document, window, -1, -1);
+  // The world's memo of the last pass in this document (see the top).
+  function Redo(why) { this.why = why; }
+  const watchOpts = { subtree: true, childList: true, attributes: true, characterData: true };
+  // Attributes that change what other nodes mean (a modal hides the rest,
+  // aria-owns moves children) or what every node looks like.
+  const wideAttrs = { inert: 1, 'aria-modal': 1, popover: 1, 'aria-owns': 1 };
+  const wideTags = { STYLE: 1, LINK: 1, DIALOG: 1, IFRAME: 1, FRAME: 1, OBJECT: 1, EMBED: 1, SLOT: 1, TEMPLATE: 1, BASE: 1 };
+  // The memo's observer and listeners are made by the Function
+  // constructor, in the world's global scope: a closure made here would
+  // hold this pass's whole scope (its node lists) for the document's life.
+  // Past maxPending records, or once a whole walk is due, they stop
+  // recording.
+  const makeView = Function('watchOpts', 'maxPending', `
+    const v = { doc: document, token: '', gen: 0, seq: 0, roots: new WeakMap(), runs: new WeakMap(), styles: new WeakMap(), ids: new WeakMap(), lastId: 0, emitted: new WeakMap(),
+      touched: new Set(), changed: new Set(), onattr: new Set(), pending: [], full: 'no memo yet' };
+    v.mo = new MutationObserver((rs) => {
+      if (v.full) return;
+      if (v.pending.length + rs.length > maxPending) { v.full = 'too many changes'; v.pending = []; return; }
+      for (const r of rs) v.pending.push(r);
+    });
+    v.mo.observe(document, watchOpts);
+    const ac = new AbortController();
+    v.stop = () => { v.mo.disconnect(); ac.abort(); };
+    const touch = (e) => {
+      if (v.full || !e.target || !e.target.nodeType) return;
+      if (v.touched.size > maxPending) { v.full = 'too many changes'; v.touched.clear(); return; }
+      v.touched.add(e.target);
+    };
+    for (const type of ['mouseover', 'mouseout', 'pointerover', 'pointerout', 'focusin', 'focusout', 'input', 'change', 'load', 'error']) {
+      document.addEventListener(type, touch, { capture: true, passive: true, signal: ac.signal });
+    }
+    for (const type of ['scroll', 'resize', 'toggle']) window.addEventListener(type, () => { v.full = v.full || type; }, { capture: true, passive: true, signal: ac.signal });
+    if (document.fonts) document.fonts.addEventListener('loadingdone', () => { v.full = v.full || 'fonts loaded'; }, { signal: ac.signal });
+    return v;`).bind(null, watchOpts, 20000);
+  function noteRecords(v, records) {
+    for (const r of records) {
+      const t = r.target;
+      const el = t.nodeType === 1 ? t : t.parentNode;
+      if (el && wideTags[el.nodeName]) v.full = v.full || 'a ' + el.nodeName.toLowerCase() + ' changed';
+      if (r.type === 'attributes') {
+        if (wideAttrs[r.attributeName] || r.attributeName === 'open' && t.nodeName === 'DIALOG') v.full = v.full || 'a modal or owner changed';
+        v.touched.add(t);
+        if (r.attributeName.startsWith('on')) v.onattr.add(t);
+      } else if (r.type === 'characterData') {
+        v.touched.add(t);
+      } else {
+        v.changed.add(t);
+        for (const a of r.addedNodes) {
+          v.touched.add(a);
+          if (wideTags[a.nodeName] || a.nodeType === 1 && a.querySelector('style, link, dialog, iframe, frame, object, embed, slot, [inert], [aria-modal], [popover], [aria-owns]')) v.full = v.full || 'a ' + a.nodeName.toLowerCase() + ' was added';
+        }
+        for (const a of r.removedNodes) if (wideTags[a.nodeName] || a.nodeType === 1 && a.querySelector('style, link, dialog, iframe, frame, object, embed, slot')) v.full = v.full || 'a ' + a.nodeName.toLowerCase() + ' was removed';
+      }
+    }
+  }
+  const sheetsOf = () => {
+    let sig = document.styleSheets.length + '/' + (document.adoptedStyleSheets || []).length;
+    for (const sh of document.styleSheets) {
+      try { sig += ',' + sh.cssRules.length + (sh.disabled ? 'd' : '') + sh.media.mediaText; } catch (e) { sig += ',?'; }
+    }
+    return sig;
+  };
+  // prepare says what changed since the memo, or why it cannot serve.
+  function prepare(v) {
+    if (expect <= 0 || v.token !== token || v.gen !== expect) return 'no memo of that pass';
+    if (v.full) return v.full;
+    if (v.margin !== margin) return 'another margin';
+    if (v.sheets !== sheetsOf()) return 'a style sheet changed';
+    // An element that animates moves and fades with no DOM change: its
+    // subtree is walked again.
+    if (document.getAnimations) {
+      for (const a of document.getAnimations()) {
+        if (a.playState !== 'running' && !a.pending) continue;
+        const t = a.effect && a.effect.target;
+        if (t && t.nodeType) v.touched.add(t); else return 'an animation runs';
+      }
+    }
+    const dirty = new Set();
+    const up = n => { for (let x = n; x && !dirty.has(x); x = x.parentNode || x.host || null) dirty.add(x); };
+    for (const n of v.touched) up(n);
+    for (const n of v.changed) up(n);
+    return { gen: v.gen, roots: v.roots, touched: v.touched, changed: v.changed, dirty, onattr: v.onattr,
+      W: v.W, H: v.H, sx: v.sx, sy: v.sy, dpr: v.dpr };
+  }
+
+  // One memo per caller (token), two at most: each process acting on the
+  // tab has its own numbers.
+  let views = globalThis.__axfuseViews;
+  if (!views || views.doc !== document) { views = globalThis.__axfuseViews = new Map(); views.doc = document; }
+  let view = views.get(token);
+  if (!view) {
+    for (const [k, v] of views) if (views.size >= 2) { v.stop(); views.delete(k); }
+    view = makeView();
+    views.set(token, view);
+  }
+  noteRecords(view, view.pending);
+  noteRecords(view, view.mo.takeRecords());
+  view.pending = [];
+  const nextGen = ++view.seq;
+  let inc = prepare(view);
+  if (typeof inc === 'string') { out.why = inc; inc = null; }
+  try {
+    walkDoc(document, window, -1, -1, inc);
+  } catch (e) {
+    if (!(e instanceof Redo)) throw e;
+    out.why = e.why;
+    out.docs = []; nodes.length = 0; emitted.length = 0; flat = 0; out.walked = 0; out.probes = 0; out.closed = [];
+    inc = null;
+    walkDoc(document, window, -1, -1, null);
+  }
+  out.incremental = inc !== null;
+  if (out.tooMany || out.tooShare || out.docs.length !== 1 || out.closed.length) {
+    view.gen = 0; // the next pass walks everything
+  } else {
+    const d = out.docs[0];
+    Object.assign(view, { token, gen: nextGen, margin, W: d.width, H: d.height, sx: d.scrollX, sy: d.scrollY, dpr: d.dpr, sheets: sheetsOf(), full: '' });
+    view.touched.clear(); view.changed.clear(); view.onattr.clear();
+    for (const n of emitted) view.emitted.set(n, nextGen);
+    out.gen = nextGen;
+  }
   if (out.tooMany) return [JSON.stringify({ tooMany: true, walked: out.walked }), []];
   if (out.tooShare) return [JSON.stringify({ tooShare: out.tooShare, walked: out.walked }), []];
   return [JSON.stringify(out), nodes];

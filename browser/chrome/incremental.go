@@ -1,0 +1,320 @@
+package chrome
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/index"
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/page"
+)
+
+// Incremental viewport captures. After an action, most of a big page is
+// as it was: the viewport pass keeps, in its isolated world, a memo of
+// what lay outside the viewport and a record of what changed since
+// (viewport.js), and the tab keeps what it fetched for the kept nodes
+// (viewMemo). The next viewport capture of the same document walks only
+// what changed or is in view, and asks the browser for the AX nodes and
+// listeners of the nodes that may have changed. Its capture is the one a
+// whole pass would make; the end-to-end tests hold it to that.
+
+// viewMemo is what the last viewport capture of a document leaves for the
+// next: it serves only the pass its number names (gen), of the same tab
+// (token), document (loader) and options.
+type viewMemo struct {
+	gen         int
+	loader      string
+	margin      float64
+	minElements int
+	share       float64
+	// ids gives the backend id of each node the pass numbered.
+	ids map[int]int64
+	// ax holds each kept node's getPartialAXTree answer.
+	ax map[int64][]*accessibility.Node
+	// listeners holds the target listeners of every kept element and
+	// document node (nil: none).
+	listeners map[int64][]string
+	// listenSeq is settle.js's count of listeners added or removed, as
+	// read at that capture.
+	listenSeq int64
+	metrics   *page.GetLayoutMetricsResult
+	dpr       float64
+}
+
+// memoToken names this Tab's memo in the page: another process acting on
+// the tab has its own isolated world, and its own numbers.
+func (t *Tab) memoToken() string {
+	t.memoOnce.Do(func() {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		t.memoTok = hex.EncodeToString(b[:])
+	})
+	return t.memoTok
+}
+
+// memoFor is the memo a viewport capture of frames may reuse, nil for
+// none: the same document, alone in its process, with the same options.
+func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int) *viewMemo {
+	m := t.memo.Load()
+	if m == nil || len(frames) != 1 || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements {
+		return nil
+	}
+	return m
+}
+
+// keepMemo keeps what a viewport capture of one document fetched, for the
+// next; anything else forgets it.
+func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, sub []*parts) {
+	if c == nil || next == nil || res.Gen <= 0 || len(frames) != 1 || len(c.Documents) != 1 || len(sub) > 0 || next.ax == nil {
+		t.memo.Store(nil)
+		return
+	}
+	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
+	next.listeners = map[int64][]string{}
+	for _, n := range c.Documents[0].Nodes {
+		if (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) && n.Backend != 0 && n.PseudoType == "" {
+			next.listeners[n.Backend] = n.Listeners
+		}
+	}
+	t.memo.Store(next)
+}
+
+// axReuse is the last capture's AX answers, and the nodes that must be
+// asked again.
+type axReuse struct {
+	nodes map[int64][]*accessibility.Node
+	fresh map[int64]bool
+}
+
+// take is the answer to reuse for backend b, nil when it must be asked.
+func (r *axReuse) take(b int64) []*accessibility.Node {
+	if r == nil || r.fresh[b] {
+		return nil
+	}
+	return r.nodes[b]
+}
+
+// fitsTogether checks the AX nodes, reused and fresh, against each other:
+// a parent must list its child, and a child name its parent. Chrome may
+// make a subtree's AX objects anew (new ids) when it changes, or show a
+// child no DOM change announced (a style rule edited through the CSSOM);
+// then they do not fit, and everything is asked again.
+func fitsTogether(per [][]*accessibility.Node) bool {
+	byID := map[accessibility.NodeID]*accessibility.Node{}
+	for _, ns := range per {
+		for _, a := range ns {
+			if a != nil {
+				byID[a.NodeID] = a
+			}
+		}
+	}
+	for _, a := range byID {
+		if p := byID[a.ParentID]; p != nil && !slices.Contains(p.ChildIDs, a.NodeID) {
+			return false
+		}
+		for _, c := range a.ChildIDs {
+			if ch := byID[c]; ch != nil && ch.ParentID != a.NodeID {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mustAskAX: nodes whose AX node may change with no change of their own
+// subtree — form controls (values set by script, labels elsewhere) and
+// nodes named or described by other nodes — are always asked again.
+func mustAskAX(n *domsnap.Node) bool {
+	switch n.Name {
+	case "INPUT", "SELECT", "TEXTAREA", "OPTION", "OUTPUT", "METER", "PROGRESS", "AREA":
+		return true
+	}
+	for i := 0; i+1 < len(n.Attrs); i += 2 {
+		switch strings.ToLower(n.Attrs[i]) {
+		case "aria-labelledby", "aria-describedby", "aria-activedescendant", "aria-controls", "aria-details",
+			"aria-errormessage", "aria-flowto", "aria-owns", "contenteditable", "for", "list", "usemap":
+			return true
+		}
+	}
+	return false
+}
+
+// keepsAX: a node only something below which changed keeps its AX node
+// when its role takes no name from its content (a table, a landmark, the
+// document) and it is not named by content or a related element (a
+// table's caption) nor focusable (Chrome names a focusable generic by its
+// content).
+func keepsAX(ns []*accessibility.Node, backend int64) bool {
+	for _, a := range ns {
+		if a == nil || int64(a.BackendDOMNodeID) != backend {
+			continue
+		}
+		if !reusableRoles[valueString(a.Role)] {
+			return false
+		}
+		if valueString(a.Name) != "" && nameSource(a.Name) != "attribute" {
+			return false
+		}
+		for _, p := range a.Properties {
+			if p != nil && p.Name == accessibility.PropertyNameFocusable {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// reusableRoles take no name from their content.
+var reusableRoles = map[string]bool{
+	"RootWebArea": true, "generic": true, "none": true, "presentation": true, "table": true, "LayoutTable": true,
+	"rowgroup": true, "list": true, "main": true, "navigation": true, "banner": true, "contentinfo": true,
+	"complementary": true, "form": true, "region": true, "article": true, "paragraph": true, "search": true,
+	"blockquote": true, "figure": true, "document": true,
+}
+
+// holdsFrame: an element that may hold an out-of-process frame.
+func holdsFrame(doc *domsnap.Document) bool {
+	for _, n := range doc.Nodes {
+		switch n.Name {
+		case "IFRAME", "FRAME", "OBJECT", "EMBED", "FENCEDFRAME", "PORTAL":
+			return true
+		}
+	}
+	return false
+}
+
+// viewPartsAgain is viewParts for an incremental pass: the layout metrics
+// are the memo's (the pass found the viewport where it was), and only the
+// nodes that may have changed are asked for their AX nodes and listeners.
+func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+	p.metrics, p.dpr = memo.metrics, memo.dpr
+	doc, vd := &docs[0], &res.Docs[0]
+	fresh, lfresh := map[int64]bool{}, map[int64]bool{}
+	for i := range vd.Nodes {
+		n := &doc.Nodes[i]
+		if n.Backend == 0 {
+			continue
+		}
+		switch f := vd.Nodes[i].Fresh; {
+		case mustAskAX(n), f == 1, f == 2 && !keepsAX(memo.ax[n.Backend], n.Backend):
+			fresh[n.Backend] = true
+		}
+		if vd.Nodes[i].LFresh != 0 {
+			lfresh[n.Backend] = true
+		}
+	}
+	next := &viewMemo{metrics: memo.metrics, dpr: memo.dpr}
+	plans := []axPlan{planOf(vd, doc)}
+	var ax [][]domsnap.AXNode
+	var sub []*parts
+	var wg sync.WaitGroup
+	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, &axReuse{memo.ax, fresh}) })
+	wg.Go(func() { next.listenSeq = t.listenersAgain(doc, memo, lfresh, p) })
+	if holdsFrame(doc) {
+		wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
+	}
+	wg.Wait()
+	return ax, sub, next, nil
+}
+
+// listenersAgain gives every kept element its target listeners: the
+// memo's, unless the node is new, an on* attribute of it changed, or the
+// page added or removed a target listener on it (settle.js counts them);
+// those are asked. It returns settle.js's count for the next capture.
+func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) int64 {
+	start := time.Now()
+	seq, lost, heard, err := t.listenedSince(memo.listenSeq)
+	everything := err != nil || lost
+	var asks []listenerAsk
+	byBackend := map[int64]*domsnap.Node{}
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if n.Type != domsnap.ElementNode && n.Type != domsnap.DocumentNode || n.Backend == 0 || n.PseudoType != "" {
+			continue
+		}
+		byBackend[n.Backend] = n
+		types, known := memo.listeners[n.Backend]
+		if everything || !known || lfresh[n.Backend] || heard[n.Backend] {
+			asks = append(asks, listenerAsk{n.Backend, 0})
+			continue
+		}
+		setListeners(n, types)
+	}
+	found, err := t.askListeners(asks)
+	step := fmt.Sprintf("listeners of kept nodes (%d queries, %d as at the last capture)", len(asks), len(byBackend)-len(asks))
+	if err != nil {
+		step += " (failed: " + err.Error() + ")"
+	}
+	for id, types := range found {
+		if n := byBackend[id]; n != nil {
+			setListeners(n, types)
+		}
+	}
+	p.time(step, start)
+	return seq
+}
+
+// setListeners gives a node its listener types; as DOMSnapshot's
+// isClickable, a click listener (not a drag one) makes it clickable.
+func setListeners(n *domsnap.Node, types []string) {
+	n.Listeners = types
+	if slices.ContainsFunc(types, index.IsClickListener) {
+		n.Clickable = true
+	}
+}
+
+// listenedNow asks settle.js for its count alone (no node was heard
+// after it).
+const listenedNow = 1 << 50
+
+var errNoListenRecord = errors.New("settle.js keeps no listener record in this document")
+
+// listenedSince asks settle.js which nodes had target listeners added or
+// removed after its count since: the count now, whether some were lost
+// (more than it keeps), and their backend ids.
+func (t *Tab) listenedSince(since int64) (int64, bool, map[int64]bool, error) {
+	if t.settle == nil {
+		return 0, true, nil, errNoListenRecord
+	}
+	key := t.settle.key
+	expr := fmt.Sprintf("window[%q] && window[%q].listened ? window[%q].listened(%d) : null", key, key, key, since)
+	var raw []byte
+	err := t.call("listeners added since the last capture", func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, pageCall)
+		defer cancel()
+		var err error
+		raw, err = t.evaluateDeepIn(ctx, expr, 2)
+		return err
+	})
+	if err != nil {
+		return 0, true, nil, err
+	}
+	var top []serialized
+	if json.Unmarshal(raw, &top) != nil || len(top) != 3 {
+		return 0, true, nil, errNoListenRecord
+	}
+	var seq int64
+	var lost bool
+	var items []serialized
+	if json.Unmarshal(top[0].Value, &seq) != nil || json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil {
+		return 0, true, nil, errNoListenRecord
+	}
+	heard := map[int64]bool{}
+	for _, it := range items {
+		var n serializedNode
+		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil && n.Backend != 0 {
+			heard[n.Backend] = true
+		}
+	}
+	return seq, lost, heard, nil
+}

@@ -1,0 +1,336 @@
+package chrome
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
+)
+
+// An incremental step: what changes the page, and whether the capture
+// after it may reuse the memo (false: something forces a whole walk).
+type incStep struct {
+	name        string
+	do          func(t *testing.T, tab *Tab)
+	incremental bool
+}
+
+// evalStep changes the page by script.
+func evalStep(name, js string, incremental bool) incStep {
+	return incStep{name, func(t *testing.T, tab *Tab) {
+		t.Helper()
+		if _, err := tab.Evaluate(js); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}, incremental}
+}
+
+// inputStep clicks or hovers the centre of the element sel names, as a
+// person would (trusted input: hover, focus and the page's handlers).
+func inputStep(name, sel string, hover, incremental bool) incStep {
+	return incStep{name, func(t *testing.T, tab *Tab) {
+		t.Helper()
+		out, err := tab.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return JSON.stringify([r.x + r.width / 2, r.y + r.height / 2]); })()`, sel))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var xy [2]float64
+		if err := json.Unmarshal([]byte(strings.Trim(out, `"`)), &xy); err != nil {
+			if err := json.Unmarshal([]byte(out), &xy); err != nil {
+				t.Fatalf("%s: point %q: %v", name, out, err)
+			}
+		}
+		if hover {
+			err = tab.Hover(xy[0], xy[1])
+		} else {
+			err = tab.Click(xy[0], xy[1], 1)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}, incremental}
+}
+
+// captureWhole captures as if the tab had no memo (a whole walk, every
+// node asked), under a memo name of its own so that the tab's memo and its
+// record of changes stay as they were.
+func captureWhole(t *testing.T, tab *Tab, o browser.CaptureOptions) *domsnap.Capture {
+	t.Helper()
+	tab.memoToken()
+	saved, token := tab.memo.Load(), tab.memoTok
+	tab.memoTok = token + "-whole"
+	tab.memo.Store(nil)
+	defer func() { tab.memoTok = token; tab.memo.Store(saved) }()
+	c, err := tab.CaptureWith(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func incremental(c *domsnap.Capture) bool {
+	for _, tm := range c.Timings {
+		if strings.Contains(tm.Step, "capture (viewport, incremental)") {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCapture compares two captures but for their timings and the ids of
+// AX children neither fetched (Chrome numbers a text's inline boxes anew
+// at each layout), and shows where they differ when they do.
+func sameCapture(t *testing.T, step string, inc, whole *domsnap.Capture) {
+	t.Helper()
+	ja, jb := comparable(inc), comparable(whole)
+	if ja == jb {
+		return
+	}
+	at := 0
+	for at < len(ja) && at < len(jb) && ja[at] == jb[at] {
+		at++
+	}
+	from := max(at-400, 0)
+	t.Errorf("%s: the incremental capture differs from a whole one\nincremental: …%s…\nwhole:       …%s…\nfused views, lines of one only:\n%s",
+		step, ja[from:min(at+200, len(ja))], jb[from:min(at+200, len(jb))], lineDiff(fusedYAML(t, inc), fusedYAML(t, whole)))
+}
+
+func comparable(c *domsnap.Capture) string {
+	cp := *c
+	cp.Timings = nil
+	cp.Frames = append([]domsnap.Frame(nil), c.Frames...)
+	for f := range cp.Frames {
+		have := map[string]bool{}
+		for _, a := range cp.Frames[f].AXNodes {
+			have[a.ID] = true
+		}
+		nodes := append([]domsnap.AXNode(nil), cp.Frames[f].AXNodes...)
+		for i := range nodes {
+			var kids []string
+			for _, k := range nodes[i].Children {
+				if have[k] {
+					kids = append(kids, k)
+				}
+			}
+			nodes[i].Children = kids
+		}
+		cp.Frames[f].AXNodes = nodes
+	}
+	j, _ := json.Marshal(cp)
+	return string(j)
+}
+
+// lineDiff lists the lines only one of a (-) and b (+) holds.
+func lineDiff(a, b string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(b, "\n") {
+		count[l]++
+	}
+	var out []string
+	for _, l := range strings.Split(a, "\n") {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		out = append(out, "- "+l)
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if count[l] > 0 {
+			count[l]--
+			out = append(out, "+ "+l)
+		}
+	}
+	if len(out) > 30 {
+		out = append(out[:30], "…")
+	}
+	return strings.Join(out, "\n")
+}
+
+func fusedYAML(t *testing.T, c *domsnap.Capture) string {
+	t.Helper()
+	tree := fuse.FromCapture(c, fuse.Options{})
+	var sb strings.Builder
+	if err := tree.Write(&sb); err != nil {
+		return "(write: " + err.Error() + ")"
+	}
+	return sb.String()
+}
+
+// servePages serves testdata/pages on loopback.
+func servePages(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../../testdata/pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(root); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestIncrementalCaptureEqualsWhole: after each change — a person's click
+// and hover, script edits in and out of view, listeners added, a modal, a
+// scroll — the incremental capture equals a whole capture made at the same
+// moment, and the steps that may reuse the memo did.
+func TestIncrementalCaptureEqualsWhole(t *testing.T) {
+	requireBrowser(t)
+	base := servePages(t)
+	cases := []struct {
+		page  string
+		steps []incStep
+	}{
+		{"incremental/table.html", []incStep{
+			{"nothing changed", func(*testing.T, *Tab) {}, true},
+			inputStep("a person clicks row 3's Refund", "button[data-row='3']", false, true),
+			inputStep("and row 5's", "button[data-row='5']", false, true),
+			evalStep("a row far below changes", `document.querySelectorAll('tbody tr')[4000].cells[1].textContent = 'Order changed'`, true),
+			evalStep("a row far below gains a button", `document.querySelectorAll('tbody tr')[4001].cells[1].append(document.createElement('button'))`, true),
+			evalStep("a row is inserted on top", `(() => { const tb = document.querySelector('tbody'); const tr = tb.rows[0].cloneNode(true); tr.cells[1].textContent = 'New order'; tb.prepend(tr); })()`, true),
+			evalStep("a row in view is removed", `document.querySelectorAll('tbody tr')[2].remove()`, true),
+			evalStep("a row in view is hidden from AX", `document.querySelectorAll('tbody tr')[4].setAttribute('aria-hidden', 'true')`, true),
+			evalStep("a cell in view takes a click listener", `document.querySelectorAll('tbody tr')[6].cells[1].addEventListener('click', () => {})`, true),
+			evalStep("a cell in view takes onmousedown", `document.querySelectorAll('tbody tr')[7].cells[0].onmousedown = () => {}`, true),
+			evalStep("more listeners come and go than settle.js keeps", `(() => { const f = () => {}; const tds = [...document.querySelectorAll('td')].slice(0, 700);
+				for (const td of tds) td.addEventListener('pointerdown', f); for (const td of tds.slice(1)) td.removeEventListener('pointerdown', f); })()`, true),
+			evalStep("the rows below get taller", `for (const tr of [...document.querySelectorAll('tbody tr')].slice(30)) tr.style.height = '40px'`, true),
+			evalStep("a style sheet gains a rule", `document.styleSheets[0].insertRule('td{padding:6px 10px}', 0)`, false),
+			evalStep("the page scrolls", `scrollTo(0, 900)`, false),
+			evalStep("after the scroll, nothing changed", ``, true),
+			inputStep("a person clicks a row after the scroll", "button[data-row='40']", false, true),
+		}},
+		{"incremental/controls.html", []incStep{
+			inputStep("a person hovers the menu", "#m1 > a", true, true),
+			inputStep("and leaves it", "#title", true, true),
+			inputStep("a person clicks the hidden checkbox's label", "label.hidden-box", false, true),
+			inputStep("a person focuses the button", "#fancy", false, true),
+			evalStep("script sets a field's value", `document.getElementById('name').value = 'Grace'`, true),
+			evalStep("script picks an option", `document.getElementById('size').selectedIndex = 2`, true),
+			evalStep("a label's text changes", `document.getElementById('lbl').textContent = 'Loudness'`, true),
+			evalStep("a span takes a listener", `document.getElementById('clicky').addEventListener('click', () => {})`, true),
+			evalStep("details open", `document.getElementById('more').open = true`, false),
+			evalStep("a filler far below is hidden", `document.getElementById('f500').style.display = 'none'`, true),
+			evalStep("a rule edited through the CSSOM shows a hidden box", `document.styleSheets[1].cssRules[1].style.display = 'block'`, true),
+			// A box of at least 128×128 px that a change no signal follows
+			// brings into view is found by the pass's hit-test grid.
+			evalStep("a rule edited through the CSSOM moves a block far below into view",
+				`Object.assign(document.styleSheets[1].cssRules[0].style, {position: 'fixed', top: '120px', left: '200px', width: '400px', height: '150px', background: 'white'})`, false),
+			evalStep("a modal opens", `document.getElementById('dlg').showModal()`, false),
+			evalStep("it closes", `document.getElementById('dlg').close()`, false),
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(tc.page), ".html"), func(t *testing.T) {
+			tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 3*time.Minute)
+			if err := tab.Navigate(base+"/"+tc.page, 0); err != nil {
+				t.Fatal(err)
+			}
+			o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
+			if _, err := tab.CaptureWith(o); err != nil { // the first: a whole walk that leaves a memo
+				t.Fatal(err)
+			}
+			for _, st := range tc.steps {
+				st.do(t, tab)
+				time.Sleep(50 * time.Millisecond) // the page's own handlers and layout
+				c, err := tab.CaptureWith(o)
+				if err != nil {
+					t.Fatalf("%s: %v", st.name, err)
+				}
+				if got := incremental(c); got != st.incremental {
+					t.Errorf("%s: incremental %v, want %v (%s)", st.name, got, st.incremental, passStep(c))
+				}
+				sameCapture(t, st.name, c, captureWhole(t, tab, o))
+			}
+		})
+	}
+}
+
+func passStep(c *domsnap.Capture) string {
+	for _, tm := range c.Timings {
+		if strings.HasPrefix(tm.Step, "viewport pass (") {
+			return tm.Step
+		}
+	}
+	return "no viewport pass"
+}
+
+// BenchmarkIncrementalCapture: a viewport capture of the 5,000-row table
+// after one row changed, incremental against a whole walk of the same
+// page, side by side (go test -bench IncrementalCapture -run ^$).
+func BenchmarkIncrementalCapture(b *testing.B) {
+	requireBrowser(b)
+	srv := httptest.NewServer(http.FileServer(http.Dir("../../testdata/pages")))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	br, err := Open(ctx, Options{CallTimeout: 20 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer br.Close()
+	tab, err := br.NewTab()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tab.Close()
+	if err := tab.Navigate(srv.URL+"/incremental/table.html", 0); err != nil {
+		b.Fatal(err)
+	}
+	o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
+	row := 0
+	change := func() {
+		row++
+		js := fmt.Sprintf(`(() => { const tr = document.querySelector('tbody').rows[%d]; const s = tr.cells[2];
+			s.textContent = s.textContent === 'paid' ? 'refunded' : 'paid'; tr.className = s.textContent;
+			// The page renders the change, as it does while an action settles.
+			return new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))); })()`, row%20)
+		if _, err := tab.Evaluate(js); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, kind := range []string{"whole", "incremental"} {
+		b.Run(kind, func(b *testing.B) {
+			last, err := tab.CaptureWith(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var took []float64
+			for b.Loop() {
+				b.StopTimer()
+				change()
+				if kind == "whole" {
+					tab.memo.Store(nil)
+				}
+				b.StartTimer()
+				start := time.Now()
+				c, err := tab.CaptureWith(o)
+				took = append(took, float64(time.Since(start).Microseconds())/1000)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if incremental(c) != (kind == "incremental") {
+					b.Fatalf("%s: %s", kind, passStep(c))
+				}
+				last = c
+			}
+			slices.Sort(took)
+			b.ReportMetric(took[len(took)/2], "median-ms")
+			for _, tm := range last.Timings {
+				b.Logf("%8.1f ms  %s", tm.MS, tm.Step)
+			}
+		})
+	}
+}
