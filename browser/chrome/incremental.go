@@ -46,7 +46,10 @@ type viewMemo struct {
 	// listenSeq is settle.js's count of listeners added or removed, as
 	// read at that capture.
 	listenSeq int64
-	metrics   *page.GetLayoutMetricsResult
+	// shadows is settle.js's count of shadow roots attached before the
+	// pass: one attached since may sit in a subtree the memo has sealed.
+	shadows int64
+	metrics *page.GetLayoutMetricsResult
 	dpr       float64
 }
 
@@ -65,7 +68,8 @@ func (t *Tab) memoToken() string {
 // none: the same document, alone in its process, with the same options.
 func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int) *viewMemo {
 	m := t.memo.Load()
-	if m == nil || len(frames) != 1 || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements {
+	if m == nil || len(frames) != 1 || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements ||
+		m.shadows < 0 || m.shadows != t.shadows.Load() {
 		return nil
 	}
 	return m
@@ -79,6 +83,7 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 		return
 	}
 	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
+	next.shadows = t.shadows.Load()
 	next.listeners = map[int64][]string{}
 	for _, n := range c.Documents[0].Nodes {
 		if (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) && n.Backend != 0 && n.PseudoType == "" {
@@ -218,22 +223,32 @@ func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts,
 	var ax [][]domsnap.AXNode
 	var sub []*parts
 	var wg sync.WaitGroup
+	var shadows int64
 	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, &axReuse{memo.ax, fresh}) })
-	wg.Go(func() { next.listenSeq = t.listenersAgain(doc, memo, lfresh, p) })
+	wg.Go(func() { next.listenSeq, shadows = t.listenersAgain(doc, memo, lfresh, p) })
 	if holdsFrame(doc) {
 		wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	}
 	wg.Wait()
+	if shadows != memo.shadows {
+		return nil, nil, nil, errMemoStale{shadows}
+	}
 	return ax, sub, next, nil
 }
+
+// errMemoStale: a shadow root was attached while the incremental pass ran
+// (shadows is settle.js's count now).
+type errMemoStale struct{ shadows int64 }
+
+func (e errMemoStale) Error() string { return "a shadow root was attached during the capture" }
 
 // listenersAgain gives every kept element its target listeners: the
 // memo's, unless the node is new, an on* attribute of it changed, or the
 // page added or removed a target listener on it (settle.js counts them);
 // those are asked. It returns settle.js's count for the next capture.
-func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) int64 {
+func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) (int64, int64) {
 	start := time.Now()
-	seq, lost, heard, err := t.listenedSince(memo.listenSeq)
+	seq, lost, heard, shadows, err := t.listenedSince(memo.listenSeq)
 	everything := err != nil || lost
 	var asks []listenerAsk
 	byBackend := map[int64]*domsnap.Node{}
@@ -261,7 +276,7 @@ func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[i
 		}
 	}
 	p.time(step, start)
-	return seq
+	return seq, shadows
 }
 
 // setListeners gives a node its listener types; as DOMSnapshot's
@@ -282,14 +297,14 @@ var errNoListenRecord = errors.New("settle.js keeps no listener record in this d
 // listenedSince asks settle.js which nodes had target listeners added or
 // removed after its count since: the count now, whether some were lost
 // (more than it keeps), and their backend ids.
-func (t *Tab) listenedSince(since int64) (int64, bool, map[int64]bool, error) {
+func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]bool, shadows int64, err error) {
 	if t.settle == nil {
-		return 0, true, nil, errNoListenRecord
+		return 0, true, nil, -1, errNoListenRecord
 	}
 	key := t.settle.key
 	expr := fmt.Sprintf("window[%q] && window[%q].listened ? window[%q].listened(%d) : null", key, key, key, since)
 	var raw []byte
-	err := t.call("listeners added since the last capture", func(ctx context.Context) error {
+	err = t.call("listeners added since the last capture", func(ctx context.Context) error {
 		ctx, cancel := context.WithTimeout(ctx, pageCall)
 		defer cancel()
 		var err error
@@ -297,24 +312,20 @@ func (t *Tab) listenedSince(since int64) (int64, bool, map[int64]bool, error) {
 		return err
 	})
 	if err != nil {
-		return 0, true, nil, err
+		return 0, true, nil, -1, err
 	}
 	var top []serialized
-	if json.Unmarshal(raw, &top) != nil || len(top) != 3 {
-		return 0, true, nil, errNoListenRecord
-	}
-	var seq int64
-	var lost bool
 	var items []serialized
-	if json.Unmarshal(top[0].Value, &seq) != nil || json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil {
-		return 0, true, nil, errNoListenRecord
+	if json.Unmarshal(raw, &top) != nil || len(top) != 4 || json.Unmarshal(top[0].Value, &seq) != nil ||
+		json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil || json.Unmarshal(top[3].Value, &shadows) != nil {
+		return 0, true, nil, -1, errNoListenRecord
 	}
-	heard := map[int64]bool{}
+	heard = map[int64]bool{}
 	for _, it := range items {
 		var n serializedNode
 		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil && n.Backend != 0 {
 			heard[n.Backend] = true
 		}
 	}
-	return seq, lost, heard, nil
+	return seq, lost, heard, shadows, nil
 }

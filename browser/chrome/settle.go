@@ -282,6 +282,7 @@ type pageState struct {
 	Gen           string  `json:"gen"`  // op paint
 	Sent          int     `json:"sent"` // fetch and XHR calls of the action's handlers
 	Navigating    bool    `json:"navigating"`
+	Shadows       int64   `json:"shadows"` // shadow roots attached since settle.js was installed
 }
 
 // pageSettle runs settle.js's op in the tab's main world (where the
@@ -358,10 +359,16 @@ func (t *Tab) Mark() int {
 // own, so that the next action knows its background: an observation
 // comes before an action (its refs), and so does this. A page that
 // refuses is only waited for by the network and the bound.
-func (t *Tab) watchDOM() {
-	if t.settle != nil {
-		t.pageSettle("install")
+// It returns settle.js's count of shadow roots attached, -1 when unknown.
+func (t *Tab) watchDOM() int64 {
+	if t.settle == nil {
+		return -1
 	}
+	ps, err := t.pageSettle("install")
+	if err != nil {
+		return -1
+	}
+	return ps.Shadows
 }
 
 // armSettle runs before each input: the first input of an action arms

@@ -22,7 +22,10 @@
       // gen counts what can change the pixels: DOM changes, canvas draws,
       // scrolls, resizes, input, hovers, loads. opaque: something paints
       // that gen cannot follow (a worker's canvas, WebGPU).
-      gen: 0, opaque: false, id: Math.random().toString(36).slice(2) };
+      gen: 0, opaque: false, id: Math.random().toString(36).slice(2),
+      // shadows counts shadow roots attached: the viewport pass's memo
+      // cannot see one attached inside a subtree it did not walk again.
+      shadows: 0 };
     Object.defineProperty(window, key, { value: s, enumerable: false, configurable: true });
     const now = () => performance.now();
     const mo = new MutationObserver((records) => {
@@ -54,7 +57,7 @@
     if (attach) {
       Element.prototype.attachShadow = function attachShadow(...a) {
         const root = attach.apply(this, a);
-        try { mo.observe(root, watch); s.gen++; } catch (e) {}
+        try { mo.observe(root, watch); s.gen++; s.shadows++; } catch (e) {}
         return root;
       };
     }
@@ -191,7 +194,7 @@
     s.listened = (since) => {
       const l = s.listen;
       const first = l.items.length ? l.items[0][0] : l.seq + 1;
-      return [l.seq, since < first - 1, l.items.filter((x) => x[0] > since).map((x) => x[1])];
+      return [l.seq, since < first - 1, l.items.filter((x) => x[0] > since).map((x) => x[1]), s.shadows];
     };
     // run answers one op; later calls reach it without sending this script.
     s.run = (op) => {
@@ -234,7 +237,7 @@
         return { gen: still ? s.id + ':' + s.gen + held : '' };
       }
       return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
-        sent: s.sent, navigating: s.navigating,
+        sent: s.sent, navigating: s.navigating, shadows: s.shadows,
         timers, timerDue: due, animations, animationLeft };
     };
   }

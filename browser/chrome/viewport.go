@@ -104,7 +104,7 @@ func (e errFallBack) Error() string { return e.why }
 // CaptureWith captures the tab's current document as the options say; like
 // Capture it retries once when the page navigates mid-capture.
 func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
-	t.watchDOM()
+	t.shadows.Store(t.watchDOM())
 	c, err := t.captureWith(o)
 	if err == nil {
 		t.shot.captured(c)
@@ -329,6 +329,13 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	} else {
 		ax, sub, next, err = t.viewParts(docs, res, p)
 	}
+	var stale errMemoStale
+	if errors.As(err, &stale) {
+		// A shadow root was attached around the pass: walk everything.
+		t.memo.Store(nil)
+		t.shadows.Store(stale.shadows)
+		return t.captureViewport(o)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -388,7 +395,7 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][
 	if res.Gen > 0 {
 		// Where settle.js's count of listeners stands: the next capture
 		// asks again the nodes that gained or lost one after it.
-		wg.Go(func() { next.listenSeq, _, _, _ = t.listenedSince(listenedNow) })
+		wg.Go(func() { next.listenSeq, _, _, _, _ = t.listenedSince(listenedNow) })
 	}
 	wg.Go(func() {
 		if err := t.layoutMetrics(p); err != nil {

@@ -311,6 +311,9 @@
         let into = roles.get(r);
         if (!into) roles.set(r, into = {});
         for (const k in Bk.rec.roles) { into[k] = (into[k] || 0) + Bk.rec.roles[k]; M.roles[k] = (M.roles[k] || 0) + Bk.rec.roles[k]; }
+        // A heading or landmark run does not count its first root's own
+        // role (it is the run's); inside another root's subtree it counts.
+        if (Bk.rec.kind !== 'plain') { const k = Bk.rec.role; into[k] = (into[k] || 0) + 1; M.roles[k] = (M.roles[k] || 0) + 1; }
         continue;
       }
       const S = sealed[i];
