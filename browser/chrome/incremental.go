@@ -50,7 +50,7 @@ type viewMemo struct {
 	// pass: one attached since may sit in a subtree the memo has sealed.
 	shadows int64
 	metrics *page.GetLayoutMetricsResult
-	dpr       float64
+	dpr     float64
 }
 
 // memoToken names this Tab's memo in the page: another process acting on
