@@ -27,6 +27,10 @@ type CaptureOptions struct {
 	// capture. (A canvas outside the viewport, or with no area, never needs
 	// one: the fused view's regions are in view.)
 	OnCanvas func()
+	// Fresh walks the whole document even where the tab's last viewport
+	// capture of it could be reused (an incremental capture): what a
+	// measurement of whole captures needs.
+	Fresh bool
 }
 
 // Hit is what a click at a point reaches: a node, named by its backend id

@@ -299,6 +299,9 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 		}
 	}
 	memo := t.memoFor(before, o.Margin, minElements)
+	if o.Fresh {
+		memo = nil
+	}
 	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo)
 	if err == nil && memo != nil && !pass.res.Incremental && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.

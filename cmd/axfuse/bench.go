@@ -94,9 +94,11 @@ func benchPage(b *chrome.Browser, cfg *config, page string) benchResult {
 		samples[step] = append(samples[step], ms)
 	}
 	opts := cfg.fuseOptions()
+	co := cfg.captureOptions()
+	co.Fresh = true // every run a whole capture, not an incremental one
 	for range cfg.runs {
 		start := time.Now()
-		c, err := tab.CaptureWith(cfg.captureOptions())
+		c, err := tab.CaptureWith(co)
 		if err != nil {
 			r.Error = err.Error()
 			return r
