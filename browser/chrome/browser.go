@@ -232,9 +232,6 @@ type Tab struct {
 	memo     atomic.Pointer[viewMemo]
 	memoOnce sync.Once
 	memoTok  string
-	// shadows is settle.js's count of shadow roots attached, read as the
-	// current capture began (-1: unknown).
-	shadows atomic.Int64
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

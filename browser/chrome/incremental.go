@@ -46,12 +46,35 @@ type viewMemo struct {
 	// listenSeq is settle.js's count of listeners added or removed, as
 	// read at that capture.
 	listenSeq int64
-	// shadows is settle.js's count of shadow roots attached before the
-	// pass: one attached since may sit in a subtree the memo has sealed.
-	shadows int64
+	// wide is settle.js's count, before the pass, of what the memo cannot
+	// follow: a shadow root attached since may sit in a subtree the memo
+	// has sealed, a constructed style sheet edited restyles anything.
+	wide    int64
 	metrics *page.GetLayoutMetricsResult
 	dpr     float64
 }
+
+// pageCounts are settle.js's counts as a capture begins (watchDOM), read
+// alongside the capture's first calls: wide (what the memo cannot follow)
+// and listenSeq (target listeners added or removed), -1 when unknown.
+type pageCounts struct {
+	ready           chan struct{}
+	wide, listenSeq int64
+}
+
+// countPage installs settle.js if need be and reads its counts, in the
+// background.
+func (t *Tab) countPage() *pageCounts {
+	c := &pageCounts{ready: make(chan struct{})}
+	go func() {
+		defer close(c.ready)
+		c.wide, c.listenSeq = t.watchDOM()
+	}()
+	return c
+}
+
+// wait waits for the counts.
+func (c *pageCounts) wait() { <-c.ready }
 
 // memoToken names this Tab's memo in the page: another process acting on
 // the tab has its own isolated world, and its own numbers.
@@ -66,10 +89,10 @@ func (t *Tab) memoToken() string {
 
 // memoFor is the memo a viewport capture of frames may reuse, nil for
 // none: the same document, alone in its process, with the same options.
-func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int) *viewMemo {
+func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) *viewMemo {
 	m := t.memo.Load()
 	if m == nil || len(frames) != 1 || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements ||
-		m.shadows < 0 || m.shadows != t.shadows.Load() {
+		m.wide < 0 || m.wide != wide {
 		return nil
 	}
 	return m
@@ -77,13 +100,13 @@ func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int) *view
 
 // keepMemo keeps what a viewport capture of one document fetched, for the
 // next; anything else forgets it.
-func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, sub []*parts) {
+func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, sub []*parts, wide int64) {
 	if c == nil || next == nil || res.Gen <= 0 || len(frames) != 1 || len(c.Documents) != 1 || len(sub) > 0 || next.ax == nil {
 		t.memo.Store(nil)
 		return
 	}
 	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
-	next.shadows = t.shadows.Load()
+	next.wide = wide
 	next.listeners = map[int64][]string{}
 	for _, n := range c.Documents[0].Nodes {
 		if (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) && n.Backend != 0 && n.PseudoType == "" {
@@ -223,22 +246,26 @@ func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts,
 	var ax [][]domsnap.AXNode
 	var sub []*parts
 	var wg sync.WaitGroup
-	var shadows int64
+	var wide int64
+	var listened bool
 	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, &axReuse{memo.ax, fresh}) })
-	wg.Go(func() { next.listenSeq, shadows = t.listenersAgain(doc, memo, lfresh, p) })
+	wg.Go(func() { next.listenSeq, wide, listened = t.listenersAgain(doc, memo, lfresh, p) })
 	if holdsFrame(doc) {
 		wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	}
 	wg.Wait()
-	if shadows != memo.shadows {
-		return nil, nil, nil, errMemoStale{shadows}
+	if wide != memo.wide {
+		return nil, nil, nil, errMemoStale{wide}
+	}
+	if !listened {
+		next = nil // listeners in part: the capture stands, its memo does not
 	}
 	return ax, sub, next, nil
 }
 
-// errMemoStale: a shadow root was attached while the incremental pass ran
-// (shadows is settle.js's count now).
-type errMemoStale struct{ shadows int64 }
+// errMemoStale: a shadow root was attached or a constructed style sheet
+// edited while the incremental pass ran (wide is settle.js's count now).
+type errMemoStale struct{ wide int64 }
 
 func (e errMemoStale) Error() string { return "a shadow root was attached during the capture" }
 
@@ -246,9 +273,9 @@ func (e errMemoStale) Error() string { return "a shadow root was attached during
 // memo's, unless the node is new, an on* attribute of it changed, or the
 // page added or removed a target listener on it (settle.js counts them);
 // those are asked. It returns settle.js's count for the next capture.
-func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) (int64, int64) {
+func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) (seq, wide int64, ok bool) {
 	start := time.Now()
-	seq, lost, heard, shadows, err := t.listenedSince(memo.listenSeq)
+	seq, lost, heard, wide, err := t.listenedSince(memo.listenSeq)
 	everything := err != nil || lost
 	var asks []listenerAsk
 	byBackend := map[int64]*domsnap.Node{}
@@ -266,6 +293,7 @@ func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[i
 		setListeners(n, types)
 	}
 	found, err := t.askListeners(asks)
+	ok = err == nil
 	step := fmt.Sprintf("listeners of kept nodes (%d queries, %d as at the last capture)", len(asks), len(byBackend)-len(asks))
 	if err != nil {
 		step += " (failed: " + err.Error() + ")"
@@ -276,7 +304,7 @@ func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[i
 		}
 	}
 	p.time(step, start)
-	return seq, shadows
+	return seq, wide, ok
 }
 
 // setListeners gives a node its listener types; as DOMSnapshot's
@@ -288,16 +316,12 @@ func setListeners(n *domsnap.Node, types []string) {
 	}
 }
 
-// listenedNow asks settle.js for its count alone (no node was heard
-// after it).
-const listenedNow = 1 << 50
-
 var errNoListenRecord = errors.New("settle.js keeps no listener record in this document")
 
 // listenedSince asks settle.js which nodes had target listeners added or
 // removed after its count since: the count now, whether some were lost
 // (more than it keeps), and their backend ids.
-func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]bool, shadows int64, err error) {
+func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]bool, wide int64, err error) {
 	if t.settle == nil {
 		return 0, true, nil, -1, errNoListenRecord
 	}
@@ -317,7 +341,7 @@ func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]
 	var top []serialized
 	var items []serialized
 	if json.Unmarshal(raw, &top) != nil || len(top) != 4 || json.Unmarshal(top[0].Value, &seq) != nil ||
-		json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil || json.Unmarshal(top[3].Value, &shadows) != nil {
+		json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil || json.Unmarshal(top[3].Value, &wide) != nil {
 		return 0, true, nil, -1, errNoListenRecord
 	}
 	heard = map[int64]bool{}
@@ -327,5 +351,5 @@ func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]
 			heard[n.Backend] = true
 		}
 	}
-	return seq, lost, heard, shadows, nil
+	return seq, lost, heard, wide, nil
 }

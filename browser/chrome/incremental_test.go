@@ -198,9 +198,16 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 	base := servePages(t)
 	cases := []struct {
 		page  string
+		mode  domsnap.CaptureMode
 		steps []incStep
 	}{
-		{"incremental/table.html", []incStep{
+		// Auto mode, as the MCP server captures: its share rule must count
+		// the elements of subtrees the pass did not walk again.
+		{"incremental/table.html", domsnap.CaptureAuto, []incStep{
+			inputStep("a person clicks row 2's Refund", "button[data-row='2']", false, reuse),
+			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
+		}},
+		{"incremental/table.html", domsnap.CaptureViewport, []incStep{
 			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
 			inputStep("a person clicks row 3's Refund", "button[data-row='3']", false, reuse),
 			inputStep("and row 5's", "button[data-row='5']", false, reuse),
@@ -219,7 +226,7 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			evalStep("after the scroll, nothing changed", ``, reuse),
 			inputStep("a person clicks a row after the scroll", "button[data-row='40']", false, reuse),
 		}},
-		{"incremental/controls.html", []incStep{
+		{"incremental/controls.html", domsnap.CaptureViewport, []incStep{
 			inputStep("a person hovers the menu", "#m1 > a", true, reuse),
 			inputStep("and leaves it", "#title", true, reuse),
 			inputStep("a person clicks the hidden checkbox's label", "label.hidden-box", false, reuse),
@@ -228,6 +235,12 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			evalStep("script picks an option", `document.getElementById('size').selectedIndex = 2`, reuse),
 			evalStep("a label's text changes", `document.getElementById('lbl').textContent = 'Loudness'`, reuse),
 			evalStep("a span takes a listener", `document.getElementById('clicky').addEventListener('click', () => {})`, reuse),
+			evalStep("a span takes a listener for one click", `document.getElementById('once').addEventListener('click', () => {}, {once: true})`, reuse),
+			inputStep("a person clicks it, and the listener goes", "#once", false, reuse),
+			evalStep("a control of a form that shadows parentNode changes", `document.querySelector('#clob input').setAttribute('value', 'z')`, reuse),
+			evalStep("such a form is added", `document.body.append(Object.assign(document.createElement('form'), {innerHTML: '<input name="parentNode"><input name="querySelector">'}))`, reuse),
+			evalStep("a constructed style sheet is adopted", `window.sheet = new CSSStyleSheet(); document.adoptedStyleSheets = [window.sheet]`, walk),
+			evalStep("and edited", `window.sheet.replaceSync('#f300 { display: none }')`, walk),
 			evalStep("details open", `document.getElementById('more').open = true`, walk),
 			evalStep("a filler far below is hidden", `document.getElementById('f500').style.display = 'none'`, reuse),
 			evalStep("a tall box pushes the list of fillers out of view", `(() => { const d = document.createElement('div'); d.id = 'tall'; d.style.height = '3000px'; document.getElementById('long').before(d); })()`, reuse),
@@ -243,14 +256,22 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			evalStep("a filler far below takes a shadow root", `document.getElementById('f550').attachShadow({mode: 'open'}).innerHTML = '<h2>In a shadow root</h2><button>Shadow button</button>'`, walk),
 			evalStep("after it, nothing changed", ``, reuse),
 		}},
+		// A hostile page: a form's controls and named images and forms
+		// shadow the DOM's own properties (form.nodeType is an input,
+		// document.elementFromPoint an image), in the pass's world too.
+		{"incremental/clobber.html", domsnap.CaptureViewport, []incStep{
+			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
+			evalStep("a control of the clobbering form in view changes", `document.querySelector('#clob input[name=nodeType]').setAttribute('value', 'changed')`, reuse),
+			evalStep("another clobbering form is added at the end", `(() => { const f = document.getElementById('clob').cloneNode(true); f.removeAttribute('id'); document.body.append(f); })()`, reuse),
+		}},
 	}
 	for _, tc := range cases {
-		t.Run(strings.TrimSuffix(filepath.Base(tc.page), ".html"), func(t *testing.T) {
+		t.Run(strings.TrimSuffix(filepath.Base(tc.page), ".html")+"-"+string(tc.mode), func(t *testing.T) {
 			tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 3*time.Minute)
 			if err := tab.Navigate(base+"/"+tc.page, 0); err != nil {
 				t.Fatal(err)
 			}
-			o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
+			o := browser.CaptureOptions{Mode: tc.mode}
 			if _, err := tab.CaptureWith(o); err != nil { // the first: a whole walk that leaves a memo
 				t.Fatal(err)
 			}
@@ -409,6 +430,12 @@ func TestIncrementalCaptureOnTheCorpus(t *testing.T) {
 				after := captureWhole(t, tab, o)
 				if comparable(after) != before {
 					t.Logf("%s: the page changed on its own meanwhile", st.name)
+					continue
+				}
+				if strings.Contains(passStep(c)+passStep(after), "probes cut short") {
+					// Paint order from hit-test probes bounded in time (a
+					// busy machine) differs from one pass to the next.
+					t.Logf("%s: hit-test probes cut short", st.name)
 					continue
 				}
 				if incremental(c) {

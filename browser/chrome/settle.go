@@ -282,7 +282,11 @@ type pageState struct {
 	Gen           string  `json:"gen"`  // op paint
 	Sent          int     `json:"sent"` // fetch and XHR calls of the action's handlers
 	Navigating    bool    `json:"navigating"`
-	Shadows       int64   `json:"shadows"` // shadow roots attached since settle.js was installed
+	// Wide counts what the viewport memo cannot follow (shadow roots
+	// attached, constructed style sheets edited); ListenSeq counts target
+	// listeners added or removed.
+	Wide      int64 `json:"wide"`
+	ListenSeq int64 `json:"listenSeq"`
 }
 
 // pageSettle runs settle.js's op in the tab's main world (where the
@@ -359,16 +363,17 @@ func (t *Tab) Mark() int {
 // own, so that the next action knows its background: an observation
 // comes before an action (its refs), and so does this. A page that
 // refuses is only waited for by the network and the bound.
-// It returns settle.js's count of shadow roots attached, -1 when unknown.
-func (t *Tab) watchDOM() int64 {
+// It returns settle.js's counts of what the viewport memo cannot follow
+// and of target listeners added or removed, -1 each when unknown.
+func (t *Tab) watchDOM() (wide, listenSeq int64) {
 	if t.settle == nil {
-		return -1
+		return -1, -1
 	}
 	ps, err := t.pageSettle("install")
 	if err != nil {
-		return -1
+		return -1, -1
 	}
-	return ps.Shadows
+	return ps.Wide, ps.ListenSeq
 }
 
 // armSettle runs before each input: the first input of an action arms

@@ -23,9 +23,10 @@
       // scrolls, resizes, input, hovers, loads. opaque: something paints
       // that gen cannot follow (a worker's canvas, WebGPU).
       gen: 0, opaque: false, id: Math.random().toString(36).slice(2),
-      // shadows counts shadow roots attached: the viewport pass's memo
-      // cannot see one attached inside a subtree it did not walk again.
-      shadows: 0 };
+      // wide counts what the viewport pass's memo cannot follow: shadow
+      // roots attached (one may sit in a subtree it did not walk again) and
+      // constructed style sheets edited.
+      wide: 0 };
     Object.defineProperty(window, key, { value: s, enumerable: false, configurable: true });
     const now = () => performance.now();
     const mo = new MutationObserver((records) => {
@@ -57,7 +58,7 @@
     if (attach) {
       Element.prototype.attachShadow = function attachShadow(...a) {
         const root = attach.apply(this, a);
-        try { mo.observe(root, watch); s.gen++; s.shadows++; } catch (e) {}
+        try { mo.observe(root, watch); s.gen++; s.wide++; } catch (e) {}
         return root;
       };
     }
@@ -89,10 +90,16 @@
     }
     wrap(Element.prototype, ['animate', 'scrollTo', 'scrollBy', 'scrollIntoView']);
     // Style sheets change the pixels with no DOM change (CSS-in-JS).
-    wrap(window.CSSStyleSheet && CSSStyleSheet.prototype, ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']);
-    const adopted = Object.getOwnPropertyDescriptor(Document.prototype, 'adoptedStyleSheets');
-    if (adopted && adopted.set) {
-      Object.defineProperty(Document.prototype, 'adoptedStyleSheets', { ...adopted, set(v) { s.gen++; return adopted.set.call(this, v); } });
+    const csp = window.CSSStyleSheet && CSSStyleSheet.prototype;
+    for (const n of ['insertRule', 'deleteRule', 'addRule', 'removeRule', 'replace', 'replaceSync']) {
+      const f = csp && csp[n];
+      if (typeof f === 'function') csp[n] = { [n](...a) { s.gen++; s.wide++; return f.apply(this, a); } }[n];
+    }
+    for (const c of [window.Document, window.ShadowRoot]) {
+      const adopted = c && Object.getOwnPropertyDescriptor(c.prototype, 'adoptedStyleSheets');
+      if (adopted && adopted.set) {
+        Object.defineProperty(c.prototype, 'adoptedStyleSheets', { ...adopted, set(v) { s.gen++; s.wide++; return adopted.set.call(this, v); } });
+      }
     }
     const cp = window.HTMLCanvasElement && HTMLCanvasElement.prototype;
     if (cp) {
@@ -169,20 +176,25 @@
     }
     // Target listeners (click and drag kinds) added or removed since a
     // capture: the next incremental capture asks those nodes again. The
-    // last 256 to 512 are kept; listened(since) returns [seq, lost, nodes].
+    // last 256 to 512 are kept; listened(since) returns [seq, lost, nodes,
+    // wide]. A listener that can go with no call (once, or an AbortSignal)
+    // makes its node volatile: asked again at every capture.
     const TARGET = { click: 1, mousedown: 1, mouseup: 1, pointerdown: 1, pointerup: 1, dragstart: 1, dragenter: 1, dragover: 1, drop: 1 };
-    s.listen = { seq: 0, items: [] };
-    const heard = (node, type) => {
+    s.listen = { seq: 0, items: [], volatile: [], lostVolatile: false };
+    const heard = (node, type, opts) => {
       if (!TARGET[type] || !node || !node.nodeType) return;
       const l = s.listen;
       l.items.push([++l.seq, node]);
       if (l.items.length > 512) l.items = l.items.slice(-256);
+      if (opts && typeof opts === 'object' && (opts.once || opts.signal)) {
+        if (l.volatile.length < 256) { if (!l.volatile.includes(node)) l.volatile.push(node); } else l.lostVolatile = true;
+      }
     };
     const et = window.EventTarget && EventTarget.prototype;
     for (const name of ['addEventListener', 'removeEventListener']) {
       const f = et && et[name];
       if (typeof f !== 'function') continue;
-      et[name] = { [name](type, ...a) { heard(this, type); return f.call(this, type, ...a); } }[name];
+      et[name] = { [name](type, ...a) { heard(this, type, name === 'addEventListener' ? a[1] : null); return f.call(this, type, ...a); } }[name];
     }
     for (const c of [window.HTMLElement, window.SVGElement, window.Document]) {
       for (const type in TARGET) {
@@ -194,7 +206,10 @@
     s.listened = (since) => {
       const l = s.listen;
       const first = l.items.length ? l.items[0][0] : l.seq + 1;
-      return [l.seq, since < first - 1, l.items.filter((x) => x[0] > since).map((x) => x[1]), s.shadows];
+      const nodes = l.items.filter((x) => x[0] > since).map((x) => x[1]);
+      l.volatile = l.volatile.filter((n) => n.isConnected);
+      for (const n of l.volatile) nodes.push(n);
+      return [l.seq, since < first - 1 || l.lostVolatile, nodes, s.wide];
     };
     // run answers one op; later calls reach it without sending this script.
     s.run = (op) => {
@@ -237,7 +252,7 @@
         return { gen: still ? s.id + ':' + s.gen + held : '' };
       }
       return { caused: s.caused, quietFor: s.lastCaused < 0 ? -1 : t - s.lastCaused, background: s.background,
-        sent: s.sent, navigating: s.navigating, shadows: s.shadows,
+        sent: s.sent, navigating: s.navigating, wide: s.wide, listenSeq: s.listen.seq,
         timers, timerDue: due, animations, animationLeft };
     };
   }

@@ -104,15 +104,16 @@ func (e errFallBack) Error() string { return e.why }
 // CaptureWith captures the tab's current document as the options say; like
 // Capture it retries once when the page navigates mid-capture.
 func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
-	t.shadows.Store(t.watchDOM())
-	c, err := t.captureWith(o)
+	counts := t.countPage()
+	defer counts.wait()
+	c, err := t.captureWith(o, counts)
 	if err == nil {
 		t.shot.captured(c)
 	}
 	return c, err
 }
 
-func (t *Tab) captureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
+func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts) (*domsnap.Capture, error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
 		return t.Capture()
 	}
@@ -120,7 +121,7 @@ func (t *Tab) captureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	if o.OnCanvas != nil {
 		o.OnCanvas = sync.OnceFunc(o.OnCanvas)
 	}
-	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o) })
+	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o, counts) })
 	var fb errFallBack
 	if !errors.As(err, &fb) {
 		return c, err
@@ -272,6 +273,9 @@ type viewResult struct {
 	Incremental bool   `json:"incremental"`
 	Gen         int    `json:"gen"`
 	Why         string `json:"why"`
+	// Cut says the hit-test probes ran out of time or number: paint
+	// order may then differ from one pass to the next.
+	Cut bool `json:"cut"`
 	// Share is the auto mode share rule the pass ran with.
 	Share float64 `json:"-"`
 }
@@ -282,7 +286,7 @@ type serializedNode struct {
 	Loader  string `json:"loaderId"`
 }
 
-func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error) {
+func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts) (*domsnap.Capture, error) {
 	start := time.Now()
 	before, p, err := t.begin()
 	if err != nil {
@@ -298,12 +302,13 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 			return nil, errFallBack{why: "the document was small at its last capture", frames: before, small: sd}
 		}
 	}
-	memo := t.memoFor(before, o.Margin, minElements)
+	counts.wait()
+	memo := t.memoFor(before, o.Margin, minElements, counts.wide)
 	if o.Fresh {
 		memo = nil
 	}
 	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo)
-	if err == nil && memo != nil && !pass.res.Incremental && minElements > 0 && pass.res.Walked < minElements {
+	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.
 		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil)
 	}
@@ -330,14 +335,14 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 	if res.Incremental && memo != nil {
 		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo)
 	} else {
-		ax, sub, next, err = t.viewParts(docs, res, p)
+		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
 	}
 	var stale errMemoStale
 	if errors.As(err, &stale) {
 		// A shadow root was attached around the pass: walk everything.
 		t.memo.Store(nil)
-		t.shadows.Store(stale.shadows)
-		return t.captureViewport(o)
+		counts.wide = stale.wide
+		return t.captureViewport(o, counts)
 	}
 	if err != nil {
 		return nil, err
@@ -364,7 +369,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions) (*domsnap.Capture, error
 			}
 		}
 	}
-	t.keepMemo(c, next, before, o.Margin, minElements, res, sub)
+	t.keepMemo(c, next, before, o.Margin, minElements, res, sub, counts.wide)
 	return c, err
 }
 
@@ -391,15 +396,12 @@ func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passO
 // viewParts fetches, at once, what the pass does not read itself: layout
 // metrics, the AX nodes and listeners of the kept nodes, and the frames
 // of other processes in view.
-func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts, listenSeq int64) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	next := &viewMemo{}
-	if res.Gen > 0 {
-		// Where settle.js's count of listeners stands: the next capture
-		// asks again the nodes that gained or lost one after it.
-		wg.Go(func() { next.listenSeq, _, _, _, _ = t.listenedSince(listenedNow) })
-	}
+	// Where settle.js's count of listeners stood before the pass: the
+	// next capture asks again the nodes that gained or lost one after it.
+	next := &viewMemo{listenSeq: listenSeq}
 	wg.Go(func() {
 		if err := t.layoutMetrics(p); err != nil {
 			errs <- err
@@ -411,7 +413,8 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][
 	}
 	var ax [][]domsnap.AXNode
 	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, nil) })
-	wg.Go(func() { t.viewListeners(docs, plans, res.Walked, p) })
+	var listenersFailed bool
+	wg.Go(func() { listenersFailed = t.viewListeners(docs, plans, res.Walked, p) != nil })
 	var sub []*parts
 	wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	wg.Wait()
@@ -420,6 +423,9 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts) ([][
 		return nil, nil, nil, err
 	}
 	next.metrics, next.dpr = p.metrics, p.dpr
+	if listenersFailed {
+		next = nil // the capture stands with listeners in part; its memo would keep the gaps
+	}
 	return ax, sub, next, nil
 }
 
@@ -522,7 +528,10 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	// calls do not send it.
 	call := fmt.Sprintf(`const r = f(%g, %d, %d, %s, %g, %d, %q); return [r[0], r[1], %s];`,
 		margin, probeStep, maxKeptNodes, props, maxShare, expect, t.memoToken(), canvases)
-	short := fmt.Sprintf(`(() => { const f = globalThis[%q]; if (typeof f !== 'function') return null; %s })()`, viewportKey, call)
+	// An own property only: the page's named elements (an <embed
+	// name=…>) show on the global object too, never as own properties.
+	short := fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
+		if (typeof f !== 'function') return null; %s })()`, viewportKey, viewportKey, call)
 	install := fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); %s })()`, viewportKey, viewportJS, call)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
@@ -561,6 +570,9 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		how = ", incremental"
 	case res.Why != "" && expect > 0:
 		how = ", whole walk: " + res.Why
+	}
+	if res.Cut {
+		how += ", probes cut short"
 	}
 	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes%s)", res.Walked, len(pass.backends), res.Probes, how), start)
 	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
@@ -962,7 +974,7 @@ func orphanBackends(nodes []*accessibility.Node) []int64 {
 // query, the kept nodes are asked one by one: DOMDebugger.getEventListeners
 // with depth -1 (pierce) on each whole kept subtree, depth 0 on each node
 // above them, so that a huge page is not walked.
-func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int, p *parts) {
+func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int, p *parts) error {
 	start := time.Now()
 	byBackend := map[int64]*domsnap.Node{}
 	for d := range docs {
@@ -1005,6 +1017,7 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int,
 		}
 	}
 	p.time(step, start)
+	return err
 }
 
 // wholeScanFactor: the viewport capture scans the whole document for

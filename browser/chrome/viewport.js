@@ -17,6 +17,79 @@
 // node then says whether its AX node (fresh) or its listeners (lfresh)
 // may have changed since; Go fetches only those.
 (margin, step, maxKept, styleProps, maxShare, expect, token) => {
+  // DOM clobbering: a form's controls and a document's named elements
+  // ([LegacyOverrideBuiltIns], in every world) shadow the DOM's own
+  // properties: <form><input name="nodeType"></form> makes form.nodeType
+  // the input, <img name="elementFromPoint"> makes
+  // document.elementFromPoint the img. The pass reads page nodes and
+  // documents only through the DOM's own accessors and methods, taken here
+  // from this world's prototypes, which the page cannot reach.
+  const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const NodeP = Node.prototype, ElP = Element.prototype, DocP = Document.prototype;
+  const typeGet = get(NodeP, 'nodeType'), nodeNameGet = get(NodeP, 'nodeName'), parentGet = get(NodeP, 'parentNode'),
+    firstChildGet = get(NodeP, 'firstChild'), nextSiblingGet = get(NodeP, 'nextSibling'),
+    textGet = get(NodeP, 'textContent'), nodeValueGet = get(NodeP, 'nodeValue'), dataGet = get(CharacterData.prototype, 'data');
+  const tagGet = get(ElP, 'tagName'), nsGet = get(ElP, 'namespaceURI'), attrsGet = get(ElP, 'attributes'), shadowGet = get(ElP, 'shadowRoot'),
+    firstElGet = get(ElP, 'firstElementChild'), nextElGet = get(ElP, 'nextElementSibling'),
+    docFirstElGet = get(DocP, 'firstElementChild'), fragFirstElGet = get(DocumentFragment.prototype, 'firstElementChild');
+  const clientGets = ['clientLeft', 'clientTop', 'clientWidth', 'clientHeight'].map(p => get(ElP, p));
+  const scrollGets = ['scrollLeft', 'scrollTop', 'scrollWidth', 'scrollHeight'].map(p => get(ElP, p));
+  const [, , clientWidthGet, clientHeightGet] = clientGets, [, , scrollWidthGet, scrollHeightGet] = scrollGets;
+  const { getAttribute, hasAttribute, getBoundingClientRect, getClientRects, closest, matches, querySelector } = ElP;
+  const editableGet = get(HTMLElement.prototype, 'isContentEditable');
+  const docElGet = get(DocP, 'documentElement'), compatGet = get(DocP, 'compatMode'), urlGet = get(DocP, 'URL'), titleGet = get(DocP, 'title'),
+    styleSheetsGet = get(DocP, 'styleSheets');
+  const { createRange, elementFromPoint, elementsFromPoint, getAnimations } = DocP;
+  const adoptedDesc = Object.getOwnPropertyDescriptor(DocP, 'adoptedStyleSheets');
+  const hostGet = get(ShadowRoot.prototype, 'host'), modeGet = get(ShadowRoot.prototype, 'mode');
+  // Nodes.
+  const typeOf = n => typeGet.call(n);
+  const nodeNameOf = n => nodeNameGet.call(n);
+  const nameOf = n => nodeNameGet.call(n).toUpperCase();
+  const parentOf = n => parentGet.call(n);
+  const flatParent = n => parentGet.call(n) || (typeGet.call(n) === 11 ? hostGet.call(n) : null);
+  const firstChildOf = n => firstChildGet.call(n);
+  const nextSiblingOf = n => nextSiblingGet.call(n);
+  const textOf = n => textGet.call(n);
+  const nodeValueOf = n => nodeValueGet.call(n);
+  const dataOf = n => dataGet.call(n);
+  // Elements (tagOf, shadowOf: of an element only).
+  const tagOf = el => tagGet.call(el);
+  const shadowOf = el => shadowGet.call(el);
+  const attrsOf = el => attrsGet.call(el);
+  // firstElementChild is the document's, a fragment's (a shadow root) or an element's own.
+  const firstElOf = n => { const t = typeGet.call(n); return (t === 1 ? firstElGet : t === 9 ? docFirstElGet : fragFirstElGet).call(n); };
+  const nextElOf = el => nextElGet.call(el);
+  const attr = (el, name) => getAttribute.call(el, name);
+  const hasAttr = (el, name) => hasAttribute.call(el, name);
+  const rectOf = el => getBoundingClientRect.call(el);
+  const rectsOf = el => getClientRects.call(el);
+  const closestOf = (el, sel) => closest.call(el, sel);
+  const matchesOf = (el, sel) => matches.call(el, sel);
+  const query = (el, sel) => querySelector.call(el, sel);
+  const clientOf = el => clientGets.map(g => g.call(el));
+  const scrollOf = el => scrollGets.map(g => g.call(el));
+  // An element's own property by its interface's getter (the code reads
+  // them by tag): undefined where the element is not of that interface
+  // (an element named so in another namespace), as a plain read gives.
+  const own = (g, el) => { try { return g.call(el); } catch (e) { return undefined; } };
+  const htmlNS = 'http://www.w3.org/1999/xhtml';
+  const editable = el => nsGet.call(el) === htmlNS && own(editableGet, el) === true;
+  const inputGets = { type: get(HTMLInputElement.prototype, 'type'), value: get(HTMLInputElement.prototype, 'value'),
+    checked: get(HTMLInputElement.prototype, 'checked'), disabled: get(HTMLInputElement.prototype, 'disabled') };
+  const textareaGets = { value: get(HTMLTextAreaElement.prototype, 'value'), disabled: get(HTMLTextAreaElement.prototype, 'disabled') };
+  const selectGets = { multiple: get(HTMLSelectElement.prototype, 'multiple'), size: get(HTMLSelectElement.prototype, 'size'), disabled: get(HTMLSelectElement.prototype, 'disabled') };
+  const buttonDisabledGet = get(HTMLButtonElement.prototype, 'disabled'), optionSelectedGet = get(HTMLOptionElement.prototype, 'selected');
+  const frameGets = { IFRAME: [get(HTMLIFrameElement.prototype, 'contentDocument'), get(HTMLIFrameElement.prototype, 'contentWindow')],
+    FRAME: [get(HTMLFrameElement.prototype, 'contentDocument'), get(HTMLFrameElement.prototype, 'contentWindow')] };
+  // Documents and shadow roots.
+  const docElOf = doc => docElGet.call(doc);
+  const compatOf = doc => compatGet.call(doc);
+  const urlOf = doc => urlGet.call(doc);
+  const titleOf = doc => titleGet.call(doc);
+  const hostOf = sr => hostGet.call(sr);
+  const modeOf = sr => modeGet.call(sr);
+
   const out = { docs: [], tooMany: false, walked: 0, probes: 0, phases: {}, closed: [], incremental: false, gen: 0, why: '' };
   // Hit-test probes cost from tens of microseconds to a millisecond each
   // (deep inline layouts): they are bounded in number and time.
@@ -32,39 +105,40 @@
 
   // draggable="true" (an enumerated attribute: ASCII case ignored) makes a
   // target of an element, as fuse's signals read it from the attributes.
-  const draggable = el => { const v = el.getAttribute('draggable'); return v !== null && v.length === 4 && v.toLowerCase() === 'true'; };
+  const draggable = el => { const v = attr(el, 'draggable'); return v !== null && v.length === 4 && v.toLowerCase() === 'true'; };
   // roleOf approximates the role Chrome gives an element, for counting what
   // was not fetched: an explicit role, else the tag's; a draggable element
   // with neither is the role-less target fuse calls clickable.
   function roleOf(el) {
-    const r = el.getAttribute('role');
+    const r = attr(el, 'role');
     if (r) return r.trim().split(/\s+/)[0].toLowerCase();
-    switch (el.tagName) {
-      case 'A': return el.hasAttribute('href') ? 'link' : '';
+    const tag = tagOf(el);
+    switch (tag) {
+      case 'A': return hasAttr(el, 'href') ? 'link' : '';
       case 'BUTTON': case 'SUMMARY': return 'button';
-      case 'INPUT': { const t = (el.getAttribute('type') || 'text').toLowerCase(); return t in inputRoles ? inputRoles[t] : 'textbox'; }
+      case 'INPUT': { const t = (attr(el, 'type') || 'text').toLowerCase(); return t in inputRoles ? inputRoles[t] : 'textbox'; }
       case 'TEXTAREA': return 'textbox';
-      case 'SELECT': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'SELECT': return own(selectGets.multiple, el) || own(selectGets.size, el) > 1 ? 'listbox' : 'combobox';
       case 'OPTION': return 'option';
       case 'TR': return 'row';
       case 'LI': return 'listitem';
       case 'UL': case 'OL': return 'list';
       case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
-      case 'IMG': return el.getAttribute('alt') === '' ? '' : 'image';
+      case 'IMG': return attr(el, 'alt') === '' ? '' : 'image';
       case 'P': return 'paragraph';
-      case 'FORM': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'form' : '';
-      case 'SECTION': return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
-      case 'HEADER': return el.closest('article,aside,main,nav,section') ? '' : 'banner';
-      case 'FOOTER': return el.closest('article,aside,main,nav,section') ? '' : 'contentinfo';
+      case 'FORM': return hasAttr(el, 'aria-label') || hasAttr(el, 'aria-labelledby') ? 'form' : '';
+      case 'SECTION': return hasAttr(el, 'aria-label') || hasAttr(el, 'aria-labelledby') ? 'region' : '';
+      case 'HEADER': return closestOf(el, 'article,aside,main,nav,section') ? '' : 'banner';
+      case 'FOOTER': return closestOf(el, 'article,aside,main,nav,section') ? '' : 'contentinfo';
     }
-    return landmarkTags[el.tagName] || (draggable(el) ? 'clickable' : '');
+    return landmarkTags[tag] || (draggable(el) ? 'clickable' : '');
   }
 
   function walkDoc(doc, win, owner, parentDoc, inc) {
     const m = margin;
-    const root = doc.documentElement;
-    const W = doc.compatMode === 'CSS1Compat' && root ? root.clientWidth : win.innerWidth;
-    const H = doc.compatMode === 'CSS1Compat' && root ? root.clientHeight : win.innerHeight;
+    const root = docElOf(doc);
+    const W = compatOf(doc) === 'CSS1Compat' && root ? clientWidthGet.call(root) : win.innerWidth;
+    const H = compatOf(doc) === 'CSS1Compat' && root ? clientHeightGet.call(root) : win.innerHeight;
     const sx = win.scrollX, sy = win.scrollY;
     if (inc && (inc.W !== W || inc.H !== H || inc.sx !== sx || inc.sy !== sy || inc.dpr !== win.devicePixelRatio)) throw new Redo('the viewport moved');
     // 1. Every element (and open shadow root) in tree order, with its box.
@@ -76,10 +150,11 @@
       const i = stack.pop();
       const n = els[i];
       const kids = [];
-      if (n.nodeType === 1 && n.shadowRoot) { kids.push(n.shadowRoot); view.mo.observe(n.shadowRoot, watchOpts); }
-      for (let c = n.firstElementChild; c; c = c.nextElementSibling) kids.push(c);
+      const isEl = typeOf(n) === 1, sr = isEl ? shadowOf(n) : null;
+      if (sr) { kids.push(sr); view.mo.observe(sr, watchOpts); }
+      for (let c = firstElOf(n); c; c = nextElOf(c)) kids.push(c);
       const u = under[i] || !!inc && inc.touched.has(n);
-      const reuse = inc && !u && n.tagName !== 'SELECT';
+      const reuse = inc && !u && !(isEl && tagOf(n) === 'SELECT');
       const blocks = reuse ? blocksOf(inc, n, kids, W, H) : null;
       const seal = reuse ? kids.map((c, k) => blocks && blocks[k] !== undefined ? null : sealOf(inc, c)) : null;
       if (seal) stillOutside(kids, seal, W, H);
@@ -92,9 +167,9 @@
         block.push(null);
         if (seal && seal[k]) { rect.push(seal[k].rect); sealed.push(seal[k]); under.push(false); continue; }
         let r = null;
-        if (c.nodeType === 1) {
-          const b = c.getBoundingClientRect();
-          if (b.width || b.height || b.x || b.y || c.getClientRects().length) r = b;
+        if (typeOf(c) === 1) {
+          const b = rectOf(c);
+          if (b.width || b.height || b.x || b.y || rectsOf(c).length) r = b;
         }
         rect.push(r); sealed.push(null); under.push(u);
         stack.push(j);
@@ -107,7 +182,7 @@
     for (const B of block) if (B) walked += B.walked - 1;
     out.walked += walked;
     phase('boxes');
-    return finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, W, H, sx, sy, inc);
+    return finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, walked, W, H, sx, sy, inc);
   }
 
   // nothingSealedInView: what the page shows must not lie in a sealed
@@ -117,13 +192,20 @@
   // walks everything. (A smaller one stays folded until the next whole
   // walk: the view shows less, never more, than the page.)
   const probeGrid = 128;
-  function nothingSealedInView(doc, els, index, sealed, block, W, H) {
+  function nothingSealedInView(doc, index, sealed, block, W, H) {
+    const used = new Set();
+    for (const B of block) if (B) used.add(B);
+    const shows = () => new Redo('a subtree outside the viewport shows in it');
     for (let y = probeGrid / 2; y < H; y += probeGrid) {
       for (let x = probeGrid / 2; x < W; x += probeGrid) {
-        let e = doc.elementFromPoint(x, y);
-        while (e && !index.has(e)) e = e.parentNode || e.host || null;
+        let e = elementFromPoint.call(doc, x, y);
+        for (; e && !index.has(e); e = flatParent(e)) {
+          // A block's roots after its first are not entries of their own.
+          const R = view.roots.get(e);
+          if (R && R.run && used.has(R.run)) throw shows();
+        }
         const i = e ? index.get(e) : undefined;
-        if (i !== undefined && (sealed[i] || block[i])) throw new Redo('a subtree outside the viewport shows in it');
+        if (i !== undefined && (sealed[i] || block[i])) throw shows();
       }
     }
   }
@@ -148,7 +230,7 @@
     }
     return at;
   }
-  const outsideAs = (el, dir, W, H) => { const b = el.getBoundingClientRect(); return !inView(b, W, H) && dirOf(b, W, H) === dir; };
+  const outsideAs = (el, dir, W, H) => { const b = rectOf(el); return !inView(b, W, H) && dirOf(b, W, H) === dir; };
 
   // blockOf keeps run r in the memo as a block: a block reused whole is
   // carried to this pass; otherwise a new one is made of r's parts, and
@@ -177,6 +259,14 @@
     const B = { gen: nextGen, parent: r.host, roots, rect: roots.length ? (view.roots.get(roots[0]) || {}).rect : null, targets, walked, sealable,
       rec: { dir: r.dir, kind: r.kind, role: r.role, name: r.name, level: r.level, nodes: r.nodes, roles: Object.assign({}, r.roles), uniform: r.uniform } };
     if (!B.rect) B.sealable = false;
+    // contiguous: no text but white space between the roots.
+    B.contiguous = true;
+    for (let k = 0; k + 1 < roots.length && B.contiguous; k++) {
+      for (let x = nextSiblingOf(roots[k]); x && x !== roots[k + 1]; x = nextSiblingOf(x)) {
+        if (typeOf(x) === 3 && dataOf(x).trim() !== '') { B.contiguous = false; break; }
+        if (typeOf(x) === 1) { B.contiguous = false; break; } // an element between: not one run after all
+      }
+    }
     for (const e of roots) { const R = view.roots.get(e); if (R) R.run = B; }
     view.runs.set(roots[0], B);
   }
@@ -185,14 +275,14 @@
   // was wholly outside the viewport at the last pass, nothing in it or
   // above it changed since, and nothing in it lies outside its own box.
   function sealOf(inc, c) {
-    if (c.nodeType !== 1 || inc.dirty.has(c)) return null;
+    if (typeOf(c) !== 1 || inc.dirty.has(c)) return null;
     const R = inc.roots.get(c);
     if (!R || R.gen !== inc.gen && !(R.run && R.run.gen === inc.gen) || R.escapes || R.controls) return null;
     if (!R.rect) {
       // A subtree with no box (display: none) is measured again: a
       // state change (:hover, :checked) may show it with no DOM change.
-      const b = c.getBoundingClientRect();
-      if (b.width || b.height || b.x || b.y || c.getClientRects().length) return null;
+      const b = rectOf(c);
+      if (b.width || b.height || b.x || b.y || rectsOf(c).length) return null;
     }
     return R;
   }
@@ -204,11 +294,11 @@
   const maxUnseal = 64;
   function stillOutside(kids, seal, W, H) {
     const outside = k => {
-      const b = kids[k].getBoundingClientRect();
+      const b = rectOf(kids[k]);
       return !inView(b, W, H) && dirOf(b, W, H) === seal[k].dir;
     };
     for (let a = 0; a < kids.length; a++) {
-      if (!seal[a] || !seal[a].rect || a > 0 && seal[a - 1]) continue;
+      if (!seal[a] || !seal[a].rect || a > 0 && seal[a - 1] && seal[a - 1].rect) continue;
       let b = a;
       while (b + 1 < kids.length && seal[b + 1] && seal[b + 1].rect) b++;
       let n = 0;
@@ -225,43 +315,46 @@
   // nodes for what was left out (a listener on a container of many targets
   // delegates).
   const likelyTarget = el => {
-    switch (el.tagName) {
+    switch (tagOf(el)) {
       case 'BUTTON': case 'INPUT': case 'SELECT': case 'TEXTAREA': return true;
-      case 'A': return el.hasAttribute('href');
+      case 'A': return hasAttr(el, 'href');
     }
-    const t = el.getAttribute('tabindex');
+    const t = attr(el, 'tabindex');
     return t !== null && !t.trim().startsWith('-');
   };
   const nativeClick = el => {
-    switch (el.tagName) {
-      case 'A': case 'AREA': return el.hasAttribute('href');
-      case 'BUTTON': case 'SELECT': case 'TEXTAREA': case 'LABEL': case 'SUMMARY': return !el.disabled;
-      case 'INPUT': return el.type !== 'hidden' && !el.disabled;
+    switch (tagOf(el)) {
+      case 'A': case 'AREA': return hasAttr(el, 'href');
+      case 'BUTTON': return !own(buttonDisabledGet, el);
+      case 'SELECT': return !own(selectGets.disabled, el);
+      case 'TEXTAREA': return !own(textareaGets.disabled, el);
+      case 'LABEL': case 'SUMMARY': return true; // no disabled of their own
+      case 'INPUT': return own(inputGets.type, el) !== 'hidden' && !own(inputGets.disabled, el);
       case 'OBJECT': case 'EMBED': return true;
-      case 'VIDEO': case 'AUDIO': return el.hasAttribute('controls');
+      case 'VIDEO': case 'AUDIO': return hasAttr(el, 'controls');
     }
-    return el.isContentEditable === true;
+    return editable(el);
   };
   // within: b lies inside a (a pixel of slack for rounding).
   const within = (b, a) => b.left >= a.left - 1 && b.top >= a.top - 1 && b.right <= a.right + 1 && b.bottom <= a.bottom + 1;
   const dirOf = (r, W, H) => r.top >= H + margin ? 'below' : r.bottom <= -margin ? 'above' : r.left >= W + margin ? 'right' : 'left';
 
-  function finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, W, H, sx, sy, inc) {
+  function finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, walked, W, H, sx, sy, inc) {
     const n = els.length;
     const keep = new Uint8Array(n);
     for (let i = 1; i < n; i++) if (inView(rect[i], W, H)) keep[i] = 1;
     const index = new Map();
     for (let i = 0; i < n; i++) index.set(els[i], i);
-    if (inc) nothingSealedInView(doc, els, index, sealed, block, W, H);
+    if (inc) nothingSealedInView(doc, index, sealed, block, W, H);
     // A select's options have no box of their own; the select stands for
     // them. A hidden control inside a label in view makes the label the
     // thing to click.
     for (let i = 1; i < n; i++) {
-      if (keep[i] || els[i].nodeType !== 1) continue;
-      const tag = els[i].tagName;
-      if (par[i] > 0 && keep[par[i]] && els[par[i]].tagName === 'SELECT') keep[i] = 1;
+      if (keep[i] || typeOf(els[i]) !== 1) continue;
+      const tag = tagOf(els[i]);
+      if (par[i] > 0 && keep[par[i]] && typeOf(els[par[i]]) === 1 && tagOf(els[par[i]]) === 'SELECT') keep[i] = 1;
       else if (!rect[i] && (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA')) {
-        const label = els[i].closest('label');
+        const label = closestOf(els[i], 'label');
         if (label && inView(rect[index.get(label)], W, H)) keep[i] = 1;
       }
       if (keep[i] && sealed[i]) throw new Redo('a subtree outside the viewport is needed');
@@ -281,9 +374,10 @@
       let texts = 0;
       for (let i = 0; i < n; i++) {
         if (!keep[i]) continue;
-        for (let c = els[i].firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && c.data.trim() !== '') texts++;
+        for (let c = firstChildOf(els[i]); c; c = nextSiblingOf(c)) if (typeOf(c) === 3 && dataOf(c).trim() !== '') texts++;
       }
-      if (kept + texts > maxShare * n) { out.tooShare = kept + texts; return null; }
+      // walked: the document's nodes, those of sealed subtrees included.
+      if (kept + texts > maxShare * walked) { out.tooShare = kept + texts; return null; }
     }
 
     // 2. What lies outside: each element that is not kept belongs to the
@@ -334,10 +428,11 @@
       }
       M.walked++;
       const el = els[i];
-      if (el.nodeType === 1 && likelyTarget(el)) { targetsBelow[par[r]]++; M.targets++; }
-      if (!rect[i] && el.nodeType === 1 && (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA')) M.controls = true;
-      if (el.nodeType !== 1) M.escapes = true; // a shadow root: the memo does not follow into it
-      if (!rect[i] || el.nodeType !== 1) continue;
+      const isEl = typeOf(el) === 1, tag = isEl ? tagOf(el) : '';
+      if (isEl && likelyTarget(el)) { targetsBelow[par[r]]++; M.targets++; }
+      if (!rect[i] && isEl && (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA')) M.controls = true;
+      if (!isEl) M.escapes = true; // a shadow root: the memo does not follow into it
+      if (!rect[i] || !isEl) continue;
       if (r !== i && (!rect[r] || !within(rect[i], rect[r]))) M.escapes = true;
       sizes.set(r, (sizes.get(r) || 0) + 1);
       M.size++;
@@ -350,7 +445,7 @@
       M.roles[role] = (M.roles[role] || 0) + 1;
     }
     for (const [r, M] of memo) {
-      if (els[r].nodeType !== 1) continue;
+      if (typeOf(els[r]) !== 1) continue;
       M.gen = nextGen;
       view.roots.set(els[r], M);
     }
@@ -358,9 +453,10 @@
     phase('count');
     // 3. The kept nodes in tree order (text nodes interleaved), with runs of
     // unkept siblings between them.
-    const d = { url: doc.URL, title: doc.title || '', scrollX: sx, scrollY: sy, width: W, height: H,
-      contentWidth: doc.documentElement ? doc.documentElement.scrollWidth : 0,
-      contentHeight: doc.documentElement ? doc.documentElement.scrollHeight : 0,
+    const docEl = docElOf(doc);
+    const d = { url: urlOf(doc), title: titleOf(doc) || '', scrollX: sx, scrollY: sy, width: W, height: H,
+      contentWidth: docEl ? scrollWidthGet.call(docEl) : 0,
+      contentHeight: docEl ? scrollHeightGet.call(docEl) : 0,
       dpr: win.devicePixelRatio, owner: owner, parentDoc: parentDoc, base: flat,
       styles: [], nodes: [], elided: [] };
     const docIndex = out.docs.length;
@@ -368,7 +464,7 @@
     const styleIndex = new Map();
     const outOf = new Int32Array(n).fill(-1);
     const probeEls = [];
-    const range = doc.createRange();
+    const range = createRange.call(doc);
     const box = r => [r.left + sx, r.top + sy, r.width, r.height];
     const styleOf = (el, pseudo) => {
       const cs = win.getComputedStyle(el, pseudo);
@@ -380,7 +476,7 @@
     };
     const frames = [];
     const emit = (node, parentOut, extra) => {
-      const o = Object.assign({ parent: parentOut, type: node.nodeType, name: node.nodeName }, extra);
+      const o = Object.assign({ parent: parentOut, type: typeOf(node), name: nodeNameOf(node) }, extra);
       d.nodes.push(o);
       flat++;
       // Each node has a number in the memo (id). Its backendNodeId comes
@@ -405,14 +501,19 @@
     const layer = [];
     const walkOut = (i, parentOut, stacked) => {
       const el = els[i];
+      const type = typeOf(el), tag = type === 1 ? tagOf(el) : undefined;
+      // A kept node is no subtree outside the viewport: its old memo goes
+      // (it may hold a block of removed nodes).
+      if (type === 1) { view.roots.delete(el); view.runs.delete(el); }
       const o = {};
-      if (el.nodeType === 1) {
+      if (type === 1) {
         const a = [];
-        for (const at of el.attributes) a.push(at.name, at.value.length > 10000 ? at.value.slice(0, 10000) : at.value);
+        for (const at of attrsOf(el)) a.push(at.name, at.value.length > 10000 ? at.value.slice(0, 10000) : at.value);
         o.attrs = a;
-        if (el.tagName === 'INPUT' && el.type !== 'password' || el.tagName === 'TEXTAREA') o.inputValue = String(el.value).slice(0, 10000);
-        if (el.tagName === 'INPUT' && el.checked) o.checked = true;
-        if (el.tagName === 'OPTION' && el.selected) o.selected = true;
+        if (tag === 'INPUT' && own(inputGets.type, el) !== 'password') o.inputValue = String(own(inputGets.value, el)).slice(0, 10000);
+        else if (tag === 'TEXTAREA') o.inputValue = String(own(textareaGets.value, el)).slice(0, 10000);
+        if (tag === 'INPUT' && own(inputGets.checked, el)) o.checked = true;
+        if (tag === 'OPTION' && own(optionSelectedGet, el)) o.selected = true;
         if (nativeClick(el)) o.clickable = true;
         if (targetsBelow[i]) o.elidedTargets = targetsBelow[i];
         if (rect[i]) {
@@ -426,20 +527,20 @@
           // z-index, or the top layer (a modal dialog, an open popover),
           // takes a layer out of tree order: probes look there.
           if (vals[7] !== 'static' || vals[2] !== '1') o.layerRoot = true;
-          const top = el.matches(':modal, :popover-open');
+          const top = matchesOf(el, ':modal, :popover-open');
           if (vals[9] !== 'auto' || top) {
             o.layerRoot = true;
             stacked = true;
             if (vals[7] !== 'relative' && vals[7] !== 'static' || top) areas.push(rect[i]);
           }
           if (vals[5] !== 'visible' || vals[6] !== 'visible') {
-            o.layout.client = [el.clientLeft, el.clientTop, el.clientWidth, el.clientHeight];
-            o.layout.scroll = [el.scrollLeft, el.scrollTop, el.scrollWidth, el.scrollHeight];
+            o.layout.client = clientOf(el);
+            o.layout.scroll = scrollOf(el);
           }
           if (stacked) probeEls.push(i);
         }
-      } else if (el.nodeType === 11) {
-        o.shadowRootType = el.mode;
+      } else if (type === 11) {
+        o.shadowRootType = modeOf(el);
       }
       // fresh 1: the node or its subtree changed; 2: only something below
       // it did (Go may keep the AX node of a role named by no content).
@@ -450,21 +551,21 @@
       const me = emit(el, parentOut, o);
       outOf[i] = me;
       layer[me] = parentOut < 0 ? me : layer[parentOut];
-      if (o.layout && (el === doc.documentElement || o.layerRoot)) layer[me] = me;
+      if (o.layout && (el === docEl || o.layerRoot)) layer[me] = me;
       delete o.layerRoot;
       if (o.layout) generated(el, me, '::before');
-      if ((el.tagName === 'IFRAME' || el.tagName === 'FRAME') && rect[i]) frames.push([el, me]);
+      if ((tag === 'IFRAME' || tag === 'FRAME') && rect[i]) frames.push([el, me]);
       // Children in tree order: the shadow root, then child nodes. The
       // subtree is whole when nothing rendered in it was left out.
       let cur = null, after = -1;
-      let whole = el.tagName !== 'IFRAME' && el.tagName !== 'FRAME' && el.tagName !== 'OBJECT' && el.tagName !== 'EMBED';
-      // kid adds child c; for a block it returns the block's last root,
-      // where the walk of the children goes on.
+      let whole = tag !== 'IFRAME' && tag !== 'FRAME' && tag !== 'OBJECT' && tag !== 'EMBED';
+      // kid adds child c; for a block it returns the block.
       const kid = c => {
         const j = index.get(c);
         if (j === undefined) return;
         if (keep[j]) { whole = walkOut(j, me, stacked) && whole; cur = null; after = outOf[j]; return; }
-        if (c.nodeType === 11 || c.nodeType === 1 && rect[j]) whole = false;
+        const ct = typeOf(c);
+        if (ct === 11 || ct === 1 && rect[j]) whole = false;
         const Bk = block[j];
         if (Bk) {
           const R = Bk.rec;
@@ -479,13 +580,14 @@
               roles: Object.assign({}, R.roles), parts: [Bk], uniform: R.uniform, host: el };
             d.elided.push(cur);
           }
-          return Bk.roots[Bk.roots.length - 1];
+          return Bk;
         }
-        if (!rect[j] || c.nodeType !== 1) return;
+        if (!rect[j] || ct !== 1) return;
         const dir = dirOf(rect[j], W, H);
         let role = roleOf(c);
-        const level = /^H[1-6]$/.test(c.tagName) ? +c.tagName[1] : +(c.getAttribute('aria-level') || 0);
-        const kind = role === 'heading' ? 'heading' : landmarkRoles[role] && (role !== 'list' || c.hasAttribute('aria-label')) ? 'landmark' : 'plain';
+        const ctag = tagOf(c);
+        const level = /^H[1-6]$/.test(ctag) ? +ctag[1] : +(attr(c, 'aria-level') || 0);
+        const kind = role === 'heading' ? 'heading' : landmarkRoles[role] && (role !== 'list' || hasAttr(c, 'aria-label')) ? 'landmark' : 'plain';
         const counts = roles.get(j) || {};
         const size = sizes.get(j) || 1;
         if (kind === 'plain' && cur && cur.dir === dir && cur.kind !== 'landmark') {
@@ -500,18 +602,21 @@
         cur = { parent: me, after, dir, kind, role: role || 'group', name: '', level: kind === 'heading' ? level : 0, nodes: size,
           roles: Object.assign({}, counts), parts: [j], uniform: role, host: el };
         if (kind === 'plain' && role) cur.roles[role] = (cur.roles[role] || 0) + 1;
-        if (kind !== 'plain') cur.name = clean(c.getAttribute('aria-label') || (kind === 'heading' ? c.textContent : ''));
+        if (kind !== 'plain') cur.name = clean(attr(c, 'aria-label') || (kind === 'heading' ? textOf(c) : ''));
         d.elided.push(cur);
       };
-      if (el.nodeType === 1 && el.shadowRoot) kid(el.shadowRoot);
-      for (let c = el.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 1) {
-          const last = kid(c);
-          if (last) c = last;
+      if (type === 1) { const sr = shadowOf(el); if (sr) kid(sr); }
+      for (let c = firstChildOf(el); c; c = nextSiblingOf(c)) {
+        const ct = typeOf(c);
+        if (ct === 1) {
+          // A block's roots are one entry; the walk goes on after its last
+          // root unless text between them may show (or has changed).
+          const B = kid(c);
+          if (B && B.contiguous && !inc.changed.has(el)) c = B.roots[B.roots.length - 1];
           continue;
         }
-        if (c.nodeType === 3) {
-          if (el.nodeType !== 1 || el.tagName === 'SCRIPT' || el.tagName === 'STYLE') continue;
+        if (ct === 3) {
+          if (type !== 1 || tag === 'SCRIPT' || tag === 'STYLE') continue;
           range.selectNodeContents(c);
           const rs = range.getClientRects();
           if (!rs.length) continue;
@@ -519,7 +624,8 @@
           if (!inView(b, W, H)) { whole = false; continue; }
           const frags = [];
           for (const r of rs) if (r.width || r.height) frags.push(box(r));
-          const v = c.nodeValue.length > 10000 ? c.nodeValue.slice(0, 10000) : c.nodeValue;
+          const nv = nodeValueOf(c);
+          const v = nv.length > 10000 ? nv.slice(0, 10000) : nv;
           const style = o.layout ? o.layout.style : styleOf(el)[0];
           const t = emit(c, me, { value: v, layout: { bounds: box(b), style, text: v.replace(/\s+/g, ' '), fragments: frags } });
           if (textFresh) d.nodes[t].fresh = 1;
@@ -540,7 +646,7 @@
       if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return;
       let text = '';
       for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
-        text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el.getAttribute(m[2]) || '');
+        text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (attr(el, m[2]) || '');
       }
       if (!text.trim()) return;
       const b = d.nodes[me].layout.bounds;
@@ -562,8 +668,8 @@
     // A run with nothing to count and no text would fuse to nothing.
     // Each run is kept in the memo as a block for the next pass.
     for (const r of d.elided) blockOf(r, els, memo);
-    const hasText = B => B.hasText !== undefined ? B.hasText : (B.hasText = B.roots.some(e => e.textContent.trim() !== ''));
-    d.elided = d.elided.filter(r => Object.keys(r.roles).length || r.parts.some(p => typeof p === 'number' ? els[p].textContent.trim() !== '' : hasText(p)));
+    const hasText = B => B.hasText !== undefined ? B.hasText : (B.hasText = B.roots.some(e => textOf(e).trim() !== ''));
+    d.elided = d.elided.filter(r => Object.keys(r.roles).length || r.parts.some(p => typeof p === 'number' ? textOf(els[p]).trim() !== '' : hasText(p)));
     for (const r of d.elided) { delete r.kind; delete r.parts; delete r.uniform; delete r.host; }
     phase('describe');
 
@@ -576,9 +682,10 @@
     let probes = 0;
     const probeDeadline = performance.now() + maxProbeMS;
     const probe = (x, y) => {
-      if (x < 0 || y < 0 || x >= W || y >= H || probes >= maxProbes || performance.now() > probeDeadline) return;
+      if (x < 0 || y < 0 || x >= W || y >= H) return;
+      if (probes >= maxProbes || performance.now() > probeDeadline) { out.cut = true; return; }
       probes++;
-      const stack = doc.elementsFromPoint(x, y);
+      const stack = elementsFromPoint.call(doc, x, y);
       let above = -1;
       for (const e of stack) {
         const j = index.get(e);
@@ -630,9 +737,9 @@
     // cross-origin frame in this process, listed in closed, has none).
     if (inc && (frames.length || parentDoc >= 0)) throw new Redo('a frame is in view');
     for (const [el, me] of frames) {
-      let cd = null;
-      try { cd = el.contentDocument; } catch (e) { cd = null; }
-      if (cd && el.contentWindow) walkDoc(cd, el.contentWindow, me, docIndex, null);
+      const [cdGet, cwGet] = frameGets[tagOf(el)];
+      const cd = own(cdGet, el) || null, cw = cd ? own(cwGet, el) : null;
+      if (cd && cw) walkDoc(cd, cw, me, docIndex, null);
       else out.closed.push(d.base + me);
     }
     return d;
@@ -660,6 +767,11 @@
     });
     v.mo.observe(document, watchOpts);
     const ac = new AbortController();
+    // Named elements shadow document.addEventListener and document.fonts
+    // (<img name="addEventListener">): the DOM's own are used.
+    const on = EventTarget.prototype.addEventListener;
+    const fontsDesc = Object.getOwnPropertyDescriptor(Document.prototype, 'fonts');
+    const fonts = fontsDesc ? fontsDesc.get.call(document) : null;
     v.stop = () => { v.mo.disconnect(); ac.abort(); };
     const touch = (e) => {
       if (v.full || !e.target || !e.target.nodeType) return;
@@ -667,35 +779,38 @@
       v.touched.add(e.target);
     };
     for (const type of ['mouseover', 'mouseout', 'pointerover', 'pointerout', 'focusin', 'focusout', 'input', 'change', 'load', 'error']) {
-      document.addEventListener(type, touch, { capture: true, passive: true, signal: ac.signal });
+      on.call(document, type, touch, { capture: true, passive: true, signal: ac.signal });
     }
     for (const type of ['scroll', 'resize', 'toggle']) window.addEventListener(type, () => { v.full = v.full || type; }, { capture: true, passive: true, signal: ac.signal });
-    if (document.fonts) document.fonts.addEventListener('loadingdone', () => { v.full = v.full || 'fonts loaded'; }, { signal: ac.signal });
+    if (fonts) on.call(fonts, 'loadingdone', () => { v.full = v.full || 'fonts loaded'; }, { signal: ac.signal });
     return v;`).bind(null, watchOpts, 20000);
   function noteRecords(v, records) {
     for (const r of records) {
       const t = r.target;
-      const el = t.nodeType === 1 ? t : t.parentNode;
-      if (el && wideTags[el.nodeName]) v.full = v.full || 'a ' + el.nodeName.toLowerCase() + ' changed';
+      const el = typeOf(t) === 1 ? t : parentOf(t);
+      if (el && wideTags[nameOf(el)]) v.full = v.full || 'a ' + nameOf(el).toLowerCase() + ' changed';
       if (r.type === 'attributes') {
-        if (wideAttrs[r.attributeName] || r.attributeName === 'open' && t.nodeName === 'DIALOG') v.full = v.full || 'a modal or owner changed';
+        if (wideAttrs[r.attributeName] || r.attributeName === 'open' && nodeNameOf(t) === 'DIALOG') v.full = v.full || 'a modal or owner changed';
         v.touched.add(t);
         if (r.attributeName.startsWith('on')) v.onattr.add(t);
       } else if (r.type === 'characterData') {
         v.touched.add(t);
+        const p = parentOf(t);
+        if (p) v.changed.add(p);
       } else {
         v.changed.add(t);
         for (const a of r.addedNodes) {
           v.touched.add(a);
-          if (wideTags[a.nodeName] || a.nodeType === 1 && a.querySelector('style, link, dialog, iframe, frame, object, embed, slot, [inert], [aria-modal], [popover], [aria-owns]')) v.full = v.full || 'a ' + a.nodeName.toLowerCase() + ' was added';
+          if (wideTags[nameOf(a)] || typeOf(a) === 1 && query(a, 'style, link, dialog, iframe, frame, object, embed, slot, [inert], [aria-modal], [popover], [aria-owns]')) v.full = v.full || 'a ' + nameOf(a).toLowerCase() + ' was added';
         }
-        for (const a of r.removedNodes) if (wideTags[a.nodeName] || a.nodeType === 1 && a.querySelector('style, link, dialog, iframe, frame, object, embed, slot')) v.full = v.full || 'a ' + a.nodeName.toLowerCase() + ' was removed';
+        for (const a of r.removedNodes) if (wideTags[nameOf(a)] || typeOf(a) === 1 && query(a, 'style, link, dialog, iframe, frame, object, embed, slot')) v.full = v.full || 'a ' + nameOf(a).toLowerCase() + ' was removed';
       }
     }
   }
   const sheetsOf = () => {
-    let sig = document.styleSheets.length + '/' + (document.adoptedStyleSheets || []).length;
-    for (const sh of document.styleSheets) {
+    const sheets = styleSheetsGet.call(document);
+    let sig = sheets.length + '/' + ((adoptedDesc ? adoptedDesc.get.call(document) : null) || []).length;
+    for (const sh of sheets) {
       try { sig += ',' + sh.cssRules.length + (sh.disabled ? 'd' : '') + sh.media.mediaText; } catch (e) { sig += ',?'; }
     }
     return sig;
@@ -708,15 +823,15 @@
     if (v.sheets !== sheetsOf()) return 'a style sheet changed';
     // An element that animates moves and fades with no DOM change: its
     // subtree is walked again.
-    if (document.getAnimations) {
-      for (const a of document.getAnimations()) {
+    if (getAnimations) {
+      for (const a of getAnimations.call(document)) {
         if (a.playState !== 'running' && !a.pending) continue;
         const t = a.effect && a.effect.target;
-        if (t && t.nodeType) v.touched.add(t); else return 'an animation runs';
+        if (t && typeOf(t)) v.touched.add(t); else return 'an animation runs';
       }
     }
     const dirty = new Set();
-    const up = n => { for (let x = n; x && !dirty.has(x); x = x.parentNode || x.host || null) dirty.add(x); };
+    const up = n => { for (let x = n; x && !dirty.has(x); x = flatParent(x)) dirty.add(x); };
     for (const n of v.touched) up(n);
     for (const n of v.changed) up(n);
     return { gen: v.gen, roots: v.roots, touched: v.touched, changed: v.changed, dirty, onattr: v.onattr,
@@ -725,7 +840,8 @@
 
   // One memo per caller (token), two at most: each process acting on the
   // tab has its own numbers.
-  let views = globalThis.__axfuseViews;
+  // (An element named __axfuseViews is a property of the window, not its own.)
+  let views = Object.hasOwn(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
   if (!views || views.doc !== document) { views = globalThis.__axfuseViews = new Map(); views.doc = document; }
   let view = views.get(token);
   if (!view) {
@@ -750,7 +866,10 @@
   }
   out.incremental = inc !== null;
   if (out.tooMany || out.tooShare || out.docs.length !== 1 || out.closed.length) {
-    view.gen = 0; // the next pass walks everything
+    // The next pass walks everything: nothing need be recorded till then.
+    view.gen = 0;
+    view.full = view.full || 'no memo';
+    view.touched.clear(); view.changed.clear(); view.onattr.clear();
   } else {
     const d = out.docs[0];
     Object.assign(view, { token, gen: nextGen, margin, W: d.width, H: d.height, sx: d.scrollX, sy: d.scrollY, dpr: d.dpr, sheets: sheetsOf(), full: '' });
