@@ -88,10 +88,12 @@ func (t *Tab) memoToken() string {
 }
 
 // memoFor is the memo a viewport capture of frames may reuse, nil for
-// none: the same document, alone in its process, with the same options.
+// none: the same top document, with the same options. (Frames elsewhere
+// on the page do not matter: the memo's capture held one document, and a
+// frame that comes into view makes the pass walk everything.)
 func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) *viewMemo {
 	m := t.memo.Load()
-	if m == nil || len(frames) != 1 || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements ||
+	if m == nil || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements ||
 		m.wide < 0 || m.wide != wide {
 		return nil
 	}
@@ -100,8 +102,10 @@ func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide 
 
 // keepMemo keeps what a viewport capture of one document fetched, for the
 // next; anything else forgets it.
-func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, sub []*parts, wide int64) {
-	if c == nil || next == nil || res.Gen <= 0 || len(frames) != 1 || len(c.Documents) != 1 || len(sub) > 0 || next.ax == nil {
+func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, wide int64) {
+	// One document of the tab's process; out-of-process frames in view
+	// (sub) are captured anew each time.
+	if c == nil || next == nil || res.Gen <= 0 || len(res.Docs) != 1 || len(c.Documents) == 0 || next.ax == nil {
 		t.memo.Store(nil)
 		return
 	}

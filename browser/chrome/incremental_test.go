@@ -207,6 +207,13 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			inputStep("a person clicks row 2's Refund", "button[data-row='2']", false, reuse),
 			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
 		}},
+		// A cross-site frame in view is captured anew each time; the top
+		// document's memo stands.
+		{"incremental/oopif.html", domsnap.CaptureViewport, []incStep{
+			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
+			evalStep("an item in view changes", `document.querySelectorAll('#list li')[2].firstChild.textContent = 'Order changed '`, reuse),
+			inputStep("a person clicks an item's button", "#list li:nth-child(4) button", false, reuse),
+		}},
 		{"incremental/table.html", domsnap.CaptureViewport, []incStep{
 			{"nothing changed", func(*testing.T, *Tab) {}, reuse},
 			inputStep("a person clicks row 3's Refund", "button[data-row='3']", false, reuse),
@@ -281,6 +288,9 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 				c, err := tab.CaptureWith(o)
 				if err != nil {
 					t.Fatalf("%s: %v", st.name, err)
+				}
+				if strings.Contains(tc.page, "oopif") && len(c.Documents) < 2 {
+					t.Errorf("%s: the cross-site frame is not in the capture (%d documents)", st.name, len(c.Documents))
 				}
 				if got := incremental(c); st.want != either && got != (st.want == reuse) {
 					t.Errorf("%s: incremental %v, want %v (%s)", st.name, got, st.want == reuse, passStep(c))

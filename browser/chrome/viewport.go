@@ -369,7 +369,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts) (*do
 			}
 		}
 	}
-	t.keepMemo(c, next, before, o.Margin, minElements, res, sub, counts.wide)
+	t.keepMemo(c, next, before, o.Margin, minElements, res, counts.wide)
 	return c, err
 }
 

@@ -735,10 +735,13 @@
     // 5. Same-origin iframes in view get their own pass; others are left to
     // the caller (out-of-process frames have their own target; a
     // cross-origin frame in this process, listed in closed, has none).
-    if (inc && (frames.length || parentDoc >= 0)) throw new Redo('a frame is in view');
+    // An incremental pass does not walk a frame's document: one it could
+    // read (same origin) makes it walk everything. Others (cross-origin)
+    // are the caller's, as in a whole pass.
     for (const [el, me] of frames) {
       const [cdGet, cwGet] = frameGets[tagOf(el)];
       const cd = own(cdGet, el) || null, cw = cd ? own(cwGet, el) : null;
+      if (inc && cd && cw) throw new Redo('a frame is in view');
       if (cd && cw) walkDoc(cd, cw, me, docIndex, null);
       else out.closed.push(d.base + me);
     }
@@ -865,7 +868,7 @@
     walkDoc(document, window, -1, -1, null);
   }
   out.incremental = inc !== null;
-  if (out.tooMany || out.tooShare || out.docs.length !== 1 || out.closed.length) {
+  if (out.tooMany || out.tooShare || out.docs.length !== 1) {
     // The next pass walks everything: nothing need be recorded till then.
     view.gen = 0;
     view.full = view.full || 'no memo';
