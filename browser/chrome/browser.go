@@ -230,6 +230,7 @@ type Tab struct {
 	// memo is what the last viewport capture fetched, for an incremental
 	// one (incremental.go); memoTok names it in the page.
 	memo     atomic.Pointer[viewMemo]
+	memoLost atomic.Pointer[string] // why the last capture kept no memo
 	memoOnce sync.Once
 	memoTok  string
 	// chooser is the file chooser an action opened, once interception is on.

@@ -91,13 +91,25 @@ func (t *Tab) memoToken() string {
 // none: the same top document, with the same options. (Frames elsewhere
 // on the page do not matter: the memo's capture held one document, and a
 // frame that comes into view makes the pass walk everything.)
-func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) *viewMemo {
+// The second answer says why there is none ("" for a first capture).
+func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) (*viewMemo, string) {
 	m := t.memo.Load()
-	if m == nil || m.loader != frames[0].loader || m.margin != margin || m.minElements != minElements ||
-		m.wide < 0 || m.wide != wide {
-		return nil
+	switch {
+	case m == nil:
+		if why := t.memoLost.Load(); why != nil {
+			return nil, *why
+		}
+		return nil, ""
+	case m.loader != frames[0].loader:
+		return nil, ""
+	case m.margin != margin || m.minElements != minElements:
+		return nil, "other capture options"
+	case wide < 0:
+		return nil, "settle.js's counts unknown"
+	case m.wide != wide:
+		return nil, "a shadow root attached or a constructed style sheet edited"
 	}
-	return m
+	return m, ""
 }
 
 // keepMemo keeps what a viewport capture of one document fetched, for the
@@ -105,10 +117,23 @@ func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide 
 func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, wide int64) {
 	// One document of the tab's process; out-of-process frames in view
 	// (sub) are captured anew each time.
-	if c == nil || next == nil || res.Gen <= 0 || len(res.Docs) != 1 || len(c.Documents) == 0 || next.ax == nil {
+	var lost string
+	switch {
+	case c == nil:
+		lost = "the last capture failed"
+	case next == nil || next.ax == nil:
+		lost = "the last capture's listener queries failed"
+	case res.Gen <= 0 || len(res.Docs) != 1:
+		lost = "the last pass kept no memo"
+	case len(c.Documents) == 0:
+		lost = "the last capture held no document"
+	}
+	if lost != "" {
 		t.memo.Store(nil)
+		t.memoLost.Store(&lost)
 		return
 	}
+	t.memoLost.Store(nil)
 	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
 	next.wide = wide
 	next.listeners = map[int64][]string{}

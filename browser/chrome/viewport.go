@@ -303,14 +303,14 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts) (*do
 		}
 	}
 	counts.wait()
-	memo := t.memoFor(before, o.Margin, minElements, counts.wide)
+	memo, noMemo := t.memoFor(before, o.Margin, minElements, counts.wide)
 	if o.Fresh {
-		memo = nil
+		memo, noMemo = nil, ""
 	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo)
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
 	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.
-		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil)
+		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
 	}
 	if err != nil {
 		if errors.Is(t.sameDocument(before), errDocumentChanged) {
@@ -501,7 +501,8 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 // viewportPass runs the pass in the frame's isolated world and returns its
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo) (*passOut, error) {
+// noMemo, without a memo, says why there is none (for the timings).
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
@@ -557,7 +558,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	pass, err := decodeViewportPass(raw, memo)
 	if errors.Is(err, errMemoLacks) {
 		t.memo.Store(nil)
-		return t.viewportPass(top, margin, minElements, p, nil)
+		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks")
 	}
 	if err != nil {
 		return nil, err
@@ -570,6 +571,8 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		how = ", incremental"
 	case res.Why != "" && expect > 0:
 		how = ", whole walk: " + res.Why
+	case noMemo != "":
+		how = ", whole walk: " + noMemo
 	}
 	if res.Cut {
 		how += ", probes cut short"
