@@ -427,10 +427,16 @@ func (t *Tab) watchPage() {
 	on(t.ctx, inspector.Detached, func(ev inspector.EventDetached) {
 		t.setGone(fmt.Errorf("%w: the browser detached from it (%s)", browser.ErrTabGone, ev.Reason))
 	})
-	on(t.ctx, page.JavascriptDialogOpening, func(ev page.EventJavascriptDialogOpening) {
-		t.dialog.Store(&browser.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+	// Opening and closing in the order they came: on separate goroutines a
+	// close handled first would leave a closed dialog recorded as open.
+	chromedp.Listen(t.ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *page.EventJavascriptDialogOpening:
+			t.dialog.Store(&browser.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+		case *page.EventJavascriptDialogClosed:
+			t.dialog.Store(nil)
+		}
 	})
-	on(t.ctx, page.JavascriptDialogClosed, func(page.EventJavascriptDialogClosed) { t.dialog.Store(nil) })
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
 		t.chooser.Store(&browser.FileChooser{Backend: int64(ev.BackendNodeID), Mode: string(ev.Mode), Frame: string(ev.FrameID)})
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 )
 
 // Logs keep the last messages and requests of a tab, bounded: a page that
@@ -85,38 +86,48 @@ func (t *Tab) Requests() []browser.Request {
 	return out
 }
 
-// watchLog records console calls, exceptions and requests.
+// watchLog records console calls, exceptions and requests. It listens in
+// the order events arrive: with one goroutine per event type, a response
+// could be handled before its request was recorded, and its status lost
+// (a 404 then read as unanswered). The handlers only take a lock and append.
 func (t *Tab) watchLog() {
-	on(t.ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
-		src := ""
-		if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
-			f := ev.StackTrace.CallFrames[0]
-			src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
-		}
-		t.log.addConsole(browser.ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
-	})
-	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
-		if d := ev.ExceptionDetails; d != nil {
-			t.log.addConsole(browser.ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
-		}
-	})
-	on(t.ctx, network.RequestWillBeSent, func(ev network.EventRequestWillBeSent) {
-		if ev.Request == nil {
-			return
-		}
-		if ev.RedirectResponse != nil {
-			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.RedirectResponse.Status) })
-		}
-		t.log.startRequest(string(ev.RequestID), &browser.Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: string(ev.Type)})
-	})
-	on(t.ctx, network.ResponseReceived, func(ev network.EventResponseReceived) {
-		if ev.Response != nil {
-			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.Response.Status) })
+	chromedp.Listen(t.ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			t.log.consoleCalled(ev)
+		case *runtime.EventExceptionThrown:
+			if d := ev.ExceptionDetails; d != nil {
+				t.log.addConsole(browser.ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
+			}
+		case *network.EventRequestWillBeSent:
+			t.log.requestSent(ev)
+		case *network.EventResponseReceived:
+			if ev.Response != nil {
+				t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.Response.Status) })
+			}
+		case *network.EventLoadingFailed:
+			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Failed = ev.ErrorText })
 		}
 	})
-	on(t.ctx, network.LoadingFailed, func(ev network.EventLoadingFailed) {
-		t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Failed = ev.ErrorText })
-	})
+}
+
+func (l *pageLog) consoleCalled(ev *runtime.EventConsoleAPICalled) {
+	src := ""
+	if ev.StackTrace != nil && len(ev.StackTrace.CallFrames) > 0 {
+		f := ev.StackTrace.CallFrames[0]
+		src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
+	}
+	l.addConsole(browser.ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
+}
+
+func (l *pageLog) requestSent(ev *network.EventRequestWillBeSent) {
+	if ev.Request == nil {
+		return
+	}
+	if ev.RedirectResponse != nil {
+		l.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.RedirectResponse.Status) })
+	}
+	l.startRequest(string(ev.RequestID), &browser.Request{Method: ev.Request.Method, URL: ev.Request.URL, Type: string(ev.Type)})
 }
 
 // consoleText is what a console call printed: each argument's
