@@ -231,6 +231,9 @@ type Tab struct {
 	// one (incremental.go); memoTok names it in the page.
 	memo     atomic.Pointer[viewMemo]
 	memoLost atomic.Pointer[string] // why the last capture kept no memo
+	// quiet is the last capture, for reuse while nothing changes (quiet.go).
+	quiet    atomic.Pointer[quietMemo]
+	perfOn   atomic.Bool
 	memoOnce sync.Once
 	memoTok  string
 	// chooser is the file chooser an action opened, once interception is on.

@@ -156,6 +156,14 @@ func (p *parts) time(step string, start time.Time) {
 // begin starts a capture: the frames as they are now (the top document
 // they name must still be there at the end) and the parts to fill.
 func (t *Tab) begin() (before []frameInfo, p *parts, err error) {
+	return t.beginFrom(nil)
+}
+
+// beginFrom is begin on frames already read (nil: read them).
+func (t *Tab) beginFrom(frames []frameInfo) (before []frameInfo, p *parts, err error) {
+	if frames != nil {
+		return frames, newParts(t.TargetID(), frames), nil
+	}
 	start := time.Now()
 	before, err = t.frameTree(t.ctx)
 	if err != nil {

@@ -75,10 +75,11 @@ func inputStep(name, sel string, hover bool, want int) incStep {
 func captureWhole(t *testing.T, tab *Tab, o browser.CaptureOptions) *domsnap.Capture {
 	t.Helper()
 	tab.memoToken()
-	saved, token := tab.memo.Load(), tab.memoTok
+	saved, token, quiet := tab.memo.Load(), tab.memoTok, tab.quiet.Load()
 	tab.memoTok = token + "-whole"
 	tab.memo.Store(nil)
-	defer func() { tab.memoTok = token; tab.memo.Store(saved) }()
+	defer func() { tab.memoTok = token; tab.memo.Store(saved); tab.quiet.Store(quiet) }()
+	o.Fresh = true
 	c, err := tab.CaptureWith(o)
 	if err != nil {
 		t.Fatal(err)
@@ -86,9 +87,11 @@ func captureWhole(t *testing.T, tab *Tab, o browser.CaptureOptions) *domsnap.Cap
 	return c
 }
 
+// incremental: the capture reused the tab's memo, or the whole last
+// capture (nothing changed).
 func incremental(c *domsnap.Capture) bool {
 	for _, tm := range c.Timings {
-		if strings.Contains(tm.Step, "capture (viewport, incremental)") {
+		if strings.Contains(tm.Step, "capture (viewport, incremental)") || strings.HasPrefix(tm.Step, "capture (reused") {
 			return true
 		}
 	}

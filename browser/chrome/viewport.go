@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
@@ -103,25 +104,47 @@ func (e errFallBack) Error() string { return e.why }
 
 // CaptureWith captures the tab's current document as the options say; like
 // Capture it retries once when the page navigates mid-capture.
+// When nothing changed since the tab's last capture of the document, with
+// the same options, that capture is given again (quiet.go).
 func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	counts := t.countPage()
 	defer counts.wait()
-	c, err := t.captureWith(o, counts)
+	if o.OnCanvas != nil {
+		o.OnCanvas = sync.OnceFunc(o.OnCanvas)
+	}
+	chk := t.checkQuiet(o, counts)
+	if chk.why == "" {
+		return t.reused(chk, o), nil
+	}
+	var canvas atomic.Bool
+	withCanvas := o
+	withCanvas.OnCanvas = func() {
+		canvas.Store(true)
+		if o.OnCanvas != nil {
+			o.OnCanvas()
+		}
+	}
+	c, err := t.captureWith(withCanvas, counts, chk.frames)
+	t.keepQuiet(c, err, chk, o, canvas.Load(), counts)
 	if err == nil {
 		t.shot.captured(c)
+		c.Timings = append([]domsnap.Timing{chk.timing}, c.Timings...)
 	}
 	return c, err
 }
 
-func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts) (*domsnap.Capture, error) {
+// captureWith captures anew; frames, when read already, serve its first
+// attempt.
+func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (*domsnap.Capture, error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
-		return t.Capture()
+		return t.captureFrom(frames)
 	}
 	start := time.Now()
-	if o.OnCanvas != nil {
-		o.OnCanvas = sync.OnceFunc(o.OnCanvas)
-	}
-	c, err := retryOnNavigation(func() (*domsnap.Capture, error) { return t.captureViewport(o, counts) })
+	c, err := retryOnNavigation(func() (*domsnap.Capture, error) {
+		before := frames
+		frames = nil
+		return t.captureViewport(o, counts, before)
+	})
 	var fb errFallBack
 	if !errors.As(err, &fb) {
 		return c, err
@@ -286,9 +309,9 @@ type serializedNode struct {
 	Loader  string `json:"loaderId"`
 }
 
-func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts) (*domsnap.Capture, error) {
+func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (*domsnap.Capture, error) {
 	start := time.Now()
-	before, p, err := t.begin()
+	before, p, err := t.beginFrom(frames)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +365,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts) (*do
 		// A shadow root was attached around the pass: walk everything.
 		t.memo.Store(nil)
 		counts.wide = stale.wide
-		return t.captureViewport(o, counts)
+		return t.captureViewport(o, counts, nil)
 	}
 	if err != nil {
 		return nil, err

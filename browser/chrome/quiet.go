@@ -1,0 +1,235 @@
+package chrome
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// Reusing a capture. An agent often observes a page again with nothing
+// done in between (a second snapshot, a look before acting): when nothing
+// changed since the tab's last capture of the same document, with the
+// same options, that capture is the answer. "Nothing changed" is judged
+// from four sides, each covering what the others cannot see:
+//   - quiet.js, in axfuse's isolated world: DOM mutations, the events that
+//     change a page without one (hover, focus, input, scroll, load, …),
+//     and a signature of what a script sets with no event (form control
+//     values, the focus, the scroll, the URL, the style sheets' rules);
+//   - the renderer's own counters (Performance.getMetrics): a style
+//     recalculation or a layout (a style rule edited through the CSSOM, a
+//     value set by script), event listeners, documents and frames;
+//   - settle.js's counts: shadow roots attached, constructed sheets
+//     edited, listeners added or removed;
+//   - the frame tree: the same single frame, document and URL.
+// A page with frames, a closed shadow root, a defined custom element (its
+// ElementInternals change its AX node unseen) or an animation running is
+// captured each time. The watch is armed before each capture reads the
+// page, so a change during a capture refuses the next reuse.
+
+//go:embed quiet.js
+var quietJS string
+
+// quietMemo is the tab's last capture and what the page looked like when
+// it began.
+type quietMemo struct {
+	capture *domsnap.Capture
+	opts    browser.CaptureOptions
+	canvas  bool // OnCanvas was called
+	frames  []frameInfo
+	gen     int
+	counts  perfCounts
+	wide    int64
+	listen  int64
+	// shadows: the capture holds open shadow roots or elements named as
+	// custom elements; the watch walks the page for them.
+	shadows bool
+}
+
+// perfCounts are the renderer's counters that move when the page is
+// restyled, laid out, or gains listeners, documents or frames.
+type perfCounts [5]float64
+
+var perfCounted = map[string]int{"LayoutCount": 0, "RecalcStyleCount": 1, "JSEventListeners": 2, "Documents": 3, "Frames": 4}
+
+// quietCheck is what the check before a capture found.
+type quietCheck struct {
+	frames []frameInfo
+	gen    int    // the watch armed now; 0 when it could not be
+	why    string // why the last capture cannot serve ("" when it can)
+	counts perfCounts
+	ok     bool // counts were read
+	timing domsnap.Timing
+}
+
+// checkQuiet arms the page's watch for the capture about to begin and says
+// whether the last capture still holds. It waits for counts.
+func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietCheck {
+	start := time.Now()
+	q := t.quiet.Load()
+	var chk quietCheck
+	frames, err := t.frameTree(t.ctx)
+	if err != nil {
+		chk.why = "the frame tree: " + err.Error()
+		return chk
+	}
+	chk.frames = frames
+	var quiet bool
+	var why string
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		gen := 0
+		if q != nil {
+			gen = q.gen
+		}
+		quiet, why, chk.gen = t.quietWatch(frames[0], gen, q != nil && q.shadows)
+	})
+	wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+	wg.Go(counts.wait)
+	wg.Wait()
+	switch {
+	case q == nil:
+		chk.why = "no capture to reuse"
+	case o.Fresh:
+		chk.why = "asked fresh"
+	case !sameCaptureOptions(q.opts, o):
+		chk.why = "other capture options"
+	case len(frames) != 1 || !sameFrames(frames, q.frames):
+		chk.why = "the frames changed"
+	case !quiet:
+		chk.why = why
+	case !chk.ok || chk.counts != q.counts:
+		chk.why = "the page was restyled or laid out, or its listeners changed"
+	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
+		chk.why = "a shadow root, a constructed style sheet or a listener changed"
+	}
+	step := "quiet check"
+	if chk.why != "" {
+		step += ": " + chk.why
+	}
+	chk.timing = domsnap.TimingSince(step, start)
+	return chk
+}
+
+// reused is the last capture again, with its own timings.
+func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture {
+	q := t.quiet.Load()
+	next := *q
+	next.gen = chk.gen
+	t.quiet.Store(&next)
+	if q.canvas && o.OnCanvas != nil {
+		o.OnCanvas()
+	}
+	c := *q.capture
+	c.Timings = []domsnap.Timing{chk.timing, {Step: "capture (reused: nothing changed since the last)", MS: chk.timing.MS}}
+	c.Hits = nil
+	return &c
+}
+
+// keepQuiet keeps c for reuse when the page can be watched whole: one
+// frame, the document the check armed, no closed shadow root.
+func (t *Tab) keepQuiet(c *domsnap.Capture, err error, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
+	prev := t.quiet.Swap(nil)
+	if err != nil || c == nil || chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0 ||
+		len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1 || c.Frames[0].Error != "" ||
+		c.Frames[0].LoaderID != chk.frames[0].loader || len(c.Hits) > 0 {
+		return
+	}
+	open := false
+	for _, n := range c.Documents[0].Nodes {
+		switch {
+		case n.ShadowRootType == "closed":
+			return
+		case n.ShadowRootType == "open", n.Type == 1 && strings.Contains(n.Name, "-"):
+			open = true // walked by the watch: shadow roots, custom elements
+		}
+	}
+	walked := prev != nil && prev.shadows
+	m := &quietMemo{capture: c, opts: o, canvas: canvas, frames: chk.frames, gen: chk.gen, counts: chk.counts,
+		wide: counts.wide, listen: counts.listenSeq, shadows: open}
+	if open && !walked {
+		// The watch did not observe the shadow roots during this capture:
+		// the next one walks them and may be kept.
+		m.gen = 0
+	}
+	t.quiet.Store(m)
+}
+
+// quietWatch runs quiet.js in the frame's isolated world.
+func (t *Tab) quietWatch(top frameInfo, gen int, walk bool) (quiet bool, why string, next int) {
+	expr := fmt.Sprintf("(%s)(%q, %d, %t)", quietJS, t.memoToken(), gen, walk)
+	var raw []byte
+	err := t.call("quiet watch", func(ctx context.Context) error {
+		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+		if err == nil && r.Result != nil {
+			raw = r.Result.Value
+		}
+		return err
+	})
+	if err != nil {
+		return false, "the watch: " + err.Error(), 0
+	}
+	var got []json.RawMessage
+	if json.Unmarshal(raw, &got) != nil || len(got) != 3 || json.Unmarshal(got[0], &quiet) != nil ||
+		json.Unmarshal(got[1], &why) != nil || json.Unmarshal(got[2], &next) != nil {
+		return false, "the watch: unexpected result shape", 0
+	}
+	return quiet, why, next
+}
+
+// perfCounts reads the renderer's counters (the domain is enabled once).
+func (t *Tab) perfCounts() (perfCounts, bool) {
+	var out perfCounts
+	err := t.call("Performance.getMetrics", func(ctx context.Context) error {
+		if !t.perfOn.Load() {
+			if _, err := do(ctx, performance.Enable, performance.EnableParams{}); err != nil {
+				return err
+			}
+			t.perfOn.Store(true)
+		}
+		r, err := do(ctx, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		seen := 0
+		for _, m := range r.Metrics {
+			if i, ok := perfCounted[m.Name]; ok {
+				out[i] = m.Value
+				seen++
+			}
+		}
+		if seen != len(perfCounted) {
+			return errors.New("Performance.getMetrics: counters missing")
+		}
+		return nil
+	})
+	return out, err == nil
+}
+
+// sameCaptureOptions: the options that shape a capture are equal.
+func sameCaptureOptions(a, b browser.CaptureOptions) bool {
+	return a.Mode == b.Mode && a.Margin == b.Margin
+}
+
+// sameFrames: the same frames, documents and URLs, in order.
+func sameFrames(a, b []frameInfo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
