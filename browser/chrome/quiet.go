@@ -100,6 +100,9 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	switch {
 	case q == nil:
 		chk.why = "no capture to reuse"
+		if lost := t.quietLost.Load(); lost != nil {
+			chk.why += " (" + *lost + ")"
+		}
 	case o.Fresh:
 		chk.why = "asked fresh"
 	case !sameCaptureOptions(q.opts, o):
@@ -137,32 +140,51 @@ func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture 
 }
 
 // keepQuiet keeps c for reuse when the page can be watched whole: one
-// frame, the document the check armed, no closed shadow root.
+// frame, the document the check armed, no closed shadow root. Otherwise
+// the tab remembers why not, for the next check to say.
 func (t *Tab) keepQuiet(c *domsnap.Capture, err error, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
 	prev := t.quiet.Swap(nil)
-	if err != nil || c == nil || chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0 ||
-		len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1 || c.Frames[0].Error != "" ||
-		c.Frames[0].LoaderID != chk.frames[0].loader || len(c.Hits) > 0 {
+	m, why := quietMemoOf(c, err, chk, counts, prev != nil && prev.shadows)
+	if m == nil {
+		t.quietLost.Store(&why)
 		return
+	}
+	m.opts, m.canvas = o, canvas
+	t.quiet.Store(m)
+}
+
+// quietMemoOf is what a capture leaves for reuse, or why it leaves none.
+// walked says the check's watch walked the shadow roots.
+func quietMemoOf(c *domsnap.Capture, err error, chk quietCheck, counts *pageCounts, walked bool) (*quietMemo, string) {
+	switch {
+	case err != nil || c == nil:
+		return nil, "the capture failed"
+	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
+		return nil, "the page's watch or counters could not be read"
+	case len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1:
+		return nil, "the page has frames"
+	case c.Frames[0].Error != "" || c.Frames[0].LoaderID != chk.frames[0].loader:
+		return nil, "the document changed during the capture"
+	case len(c.Hits) > 0:
+		return nil, "the capture holds hit tests"
 	}
 	open := false
 	for _, n := range c.Documents[0].Nodes {
 		switch {
 		case n.ShadowRootType == "closed":
-			return
+			return nil, "the page has a closed shadow root"
 		case n.ShadowRootType == "open", n.Type == 1 && strings.Contains(n.Name, "-"):
 			open = true // walked by the watch: shadow roots, custom elements
 		}
 	}
-	walked := prev != nil && prev.shadows
-	m := &quietMemo{capture: c, opts: o, canvas: canvas, frames: chk.frames, gen: chk.gen, counts: chk.counts,
+	m := &quietMemo{capture: c, frames: chk.frames, gen: chk.gen, counts: chk.counts,
 		wide: counts.wide, listen: counts.listenSeq, shadows: open}
 	if open && !walked {
 		// The watch did not observe the shadow roots during this capture:
 		// the next one walks them and may be kept.
 		m.gen = 0
 	}
-	t.quiet.Store(m)
+	return m, ""
 }
 
 // quietWatch runs quiet.js in the frame's isolated world.
