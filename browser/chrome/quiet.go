@@ -140,11 +140,12 @@ func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture 
 }
 
 // keepQuiet keeps c for reuse when the page can be watched whole: one
-// frame, the document the check armed, no closed shadow root. Otherwise
-// the tab remembers why not, for the next check to say.
-func (t *Tab) keepQuiet(c *domsnap.Capture, err error, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
+// frame, the document the check armed, no closed shadow root, and the
+// caller does not refuse it (a failed capture, one a capture now would not
+// repeat). Otherwise the tab remembers why not, for the next check to say.
+func (t *Tab) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
 	prev := t.quiet.Swap(nil)
-	m, why := quietMemoOf(c, err, chk, counts, prev != nil && prev.shadows)
+	m, why := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
 	if m == nil {
 		t.quietLost.Store(&why)
 		return
@@ -153,11 +154,14 @@ func (t *Tab) keepQuiet(c *domsnap.Capture, err error, chk quietCheck, o browser
 	t.quiet.Store(m)
 }
 
-// quietMemoOf is what a capture leaves for reuse, or why it leaves none.
-// walked says the check's watch walked the shadow roots.
-func quietMemoOf(c *domsnap.Capture, err error, chk quietCheck, counts *pageCounts, walked bool) (*quietMemo, string) {
+// quietMemoOf is what a capture leaves for reuse, or why it leaves none
+// (refuse, when the caller knows already). walked says the check's watch
+// walked the shadow roots.
+func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *pageCounts, walked bool) (*quietMemo, string) {
 	switch {
-	case err != nil || c == nil:
+	case refuse != "":
+		return nil, refuse
+	case c == nil:
 		return nil, "the capture failed"
 	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
 		return nil, "the page's watch or counters could not be read"
@@ -177,7 +181,9 @@ func quietMemoOf(c *domsnap.Capture, err error, chk quietCheck, counts *pageCoun
 			open = true // walked by the watch: shadow roots, custom elements
 		}
 	}
-	m := &quietMemo{capture: c, frames: chk.frames, gen: chk.gen, counts: chk.counts,
+	kept := *c // the caller's copy may gain timings and hit tests
+	kept.Timings, kept.Hits = nil, nil
+	m := &quietMemo{capture: &kept, frames: chk.frames, gen: chk.gen, counts: chk.counts,
 		wide: counts.wide, listen: counts.listenSeq, shadows: open}
 	if open && !walked {
 		// The watch did not observe the shadow roots during this capture:

@@ -124,8 +124,17 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 			o.OnCanvas()
 		}
 	}
-	c, err := t.captureWith(withCanvas, counts, chk.frames)
-	t.keepQuiet(c, err, chk, o, canvas.Load(), counts)
+	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames)
+	refuse := ""
+	switch {
+	case err != nil:
+		refuse = "the capture failed"
+	case forgot:
+		// Auto mode captured whole a document it remembered small and found
+		// it grew: the next capture asks its size, and is not this one.
+		refuse = "auto mode asks the page's size again"
+	}
+	t.keepQuiet(c, refuse, chk, o, canvas.Load(), counts)
 	if err == nil {
 		t.shot.captured(c)
 		c.Timings = append([]domsnap.Timing{chk.timing}, c.Timings...)
@@ -134,20 +143,22 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 }
 
 // captureWith captures anew; frames, when read already, serve its first
-// attempt.
-func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (*domsnap.Capture, error) {
+// attempt. forgot says auto mode forgot the document was small (its
+// full capture showed it grew).
+func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (c *domsnap.Capture, forgot bool, err error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
-		return t.captureFrom(frames)
+		c, err = t.captureFrom(frames)
+		return c, false, err
 	}
 	start := time.Now()
-	c, err := retryOnNavigation(func() (*domsnap.Capture, error) {
+	c, err = retryOnNavigation(func() (*domsnap.Capture, error) {
 		before := frames
 		frames = nil
 		return t.captureViewport(o, counts, before)
 	})
 	var fb errFallBack
 	if !errors.As(err, &fb) {
-		return c, err
+		return c, false, err
 	}
 	// The step's time is what the viewport attempt cost before the full
 	// capture began.
@@ -157,9 +168,9 @@ func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames [
 		c.Timings = append(c.Timings, tried)
 	}
 	if fb.small != nil {
-		t.rememberSmall(c, fb.small)
+		forgot = !t.rememberSmall(c, fb.small)
 	}
-	return c, err
+	return c, forgot, err
 }
 
 // smallDoc is a document auto mode found small (under AutoMinElements
@@ -175,12 +186,13 @@ type smallDoc struct {
 // rememberSmall keeps c's document as small when its full capture shows
 // it is (its elements, shadow trees included, and its text counted), and
 // forgets it otherwise: a page that grew asks its size again next time.
-func (t *Tab) rememberSmall(c *domsnap.Capture, was *smallDoc) {
+func (t *Tab) rememberSmall(c *domsnap.Capture, was *smallDoc) (kept bool) {
 	if c == nil || len(c.Documents) == 0 || !smallCapture(&c.Documents[0]) {
 		t.small.Store(nil)
-		return
+		return false
 	}
 	t.small.Store(was)
+	return true
 }
 
 // smallCapture is the page-size rule on a captured document.
