@@ -232,11 +232,12 @@ type Tab struct {
 	memo     atomic.Pointer[viewMemo]
 	memoLost atomic.Pointer[string] // why the last capture kept no memo
 	// quiet is the last capture, for reuse while nothing changes (quiet.go).
-	quiet     atomic.Pointer[quietMemo]
-	quietLost atomic.Pointer[string] // why the last capture left none
-	perfOn    atomic.Bool
-	memoOnce  sync.Once
-	memoTok   string
+	quiet      atomic.Pointer[quietMemo]
+	quietLost  atomic.Pointer[string] // why the last capture left none
+	quietNever atomic.Pointer[neverQuiet]
+	perfOn     atomic.Bool
+	memoOnce   sync.Once
+	memoTok    string
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

@@ -69,7 +69,33 @@ type quietCheck struct {
 	why    string // why the last capture cannot serve ("" when it can)
 	counts perfCounts
 	ok     bool // counts were read
+	// never says why no capture of this page is kept (frames, a closed
+	// shadow root, a custom element); the check then arms no watch.
+	never  string
 	timing domsnap.Timing
+}
+
+// neverQuiet is a document no capture of which is kept, and why: what
+// made it so (a closed shadow root, a defined custom element) stays
+// with the document.
+type neverQuiet struct{ loader, why string }
+
+const closedShadow = "the page has a closed shadow root"
+
+// customDefined begins quiet.js's answer for a page with a defined custom
+// element.
+const customDefined = "a custom element is defined"
+
+// neverQuiet says why no capture of the page in frames is kept, "" when
+// one may be.
+func (t *Tab) neverQuiet(frames []frameInfo) string {
+	if len(frames) != 1 {
+		return "the page has frames"
+	}
+	if n := t.quietNever.Load(); n != nil && n.loader == frames[0].loader {
+		return n.why
+	}
+	return ""
 }
 
 // checkQuiet arms the page's watch for the capture about to begin and says
@@ -84,6 +110,12 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		return chk
 	}
 	chk.frames = frames
+	if chk.never = t.neverQuiet(frames); chk.never != "" {
+		// No capture of this page is kept: the watch would be wasted.
+		chk.why = "no reuse on this page (" + chk.never + ")"
+		chk.timing = domsnap.TimingSince("quiet check: "+chk.why, start)
+		return chk
+	}
 	var quiet bool
 	var why string
 	var wg sync.WaitGroup
@@ -111,6 +143,9 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		chk.why = "the frames changed"
 	case !quiet:
 		chk.why = why
+		if strings.HasPrefix(why, customDefined) {
+			t.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
+		}
 	case !chk.ok || chk.counts != q.counts:
 		chk.why = "the page was restyled or laid out, or its listeners changed"
 	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
@@ -145,9 +180,15 @@ func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture 
 // repeat). Otherwise the tab remembers why not, for the next check to say.
 func (t *Tab) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
 	prev := t.quiet.Swap(nil)
+	if refuse == "" {
+		refuse = chk.never
+	}
 	m, why := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
 	if m == nil {
 		t.quietLost.Store(&why)
+		if why == closedShadow && len(chk.frames) > 0 {
+			t.quietNever.Store(&neverQuiet{chk.frames[0].loader, why})
+		}
 		return
 	}
 	m.opts, m.canvas = o, canvas
@@ -163,10 +204,10 @@ func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *page
 		return nil, refuse
 	case c == nil:
 		return nil, "the capture failed"
-	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
-		return nil, "the page's watch or counters could not be read"
 	case len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1:
 		return nil, "the page has frames"
+	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
+		return nil, "the page's watch or counters could not be read"
 	case c.Frames[0].Error != "" || c.Frames[0].LoaderID != chk.frames[0].loader:
 		return nil, "the document changed during the capture"
 	case len(c.Hits) > 0:
@@ -176,7 +217,7 @@ func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *page
 	for _, n := range c.Documents[0].Nodes {
 		switch {
 		case n.ShadowRootType == "closed":
-			return nil, "the page has a closed shadow root"
+			return nil, closedShadow
 		case n.ShadowRootType == "open", n.Type == 1 && strings.Contains(n.Name, "-"):
 			open = true // walked by the watch: shadow roots, custom elements
 		}
