@@ -2,7 +2,9 @@ package chrome
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -234,16 +236,35 @@ func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *page
 	return m, ""
 }
 
-// quietWatch runs quiet.js in the frame's isolated world.
+// quietKey names the installed watch in the isolated world.
+var quietKey = func() string {
+	sum := sha256.Sum256([]byte(quietJS))
+	return "__axfuseQuietFn_" + hex.EncodeToString(sum[:6])
+}()
+
+// quietWatch runs quiet.js in the frame's isolated world, installed there
+// once (later calls send only the arguments).
 func (t *Tab) quietWatch(top frameInfo, gen int, walk bool) (quiet bool, why string, next int) {
-	expr := fmt.Sprintf("(%s)(%q, %d, %t)", quietJS, t.memoToken(), gen, walk)
+	call := fmt.Sprintf("f(%q, %d, %t)", t.memoToken(), gen, walk)
+	// An own property only: the page's named elements show on the global
+	// object too, never as own properties.
+	short := fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
+		return typeof f === 'function' ? %s : null; })()`, quietKey, quietKey, call)
+	install := fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); return %s; })()`, quietKey, quietJS, call)
 	var raw []byte
 	err := t.call("quiet watch", func(ctx context.Context) error {
-		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
-		if err == nil && r.Result != nil {
+		for _, expr := range []string{short, install} {
+			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+			if err != nil {
+				return err
+			}
+			if r.Result == nil || r.Result.Subtype == "null" {
+				continue // not installed in this world yet
+			}
 			raw = r.Result.Value
+			return nil
 		}
-		return err
+		return errors.New("the watch did not install")
 	})
 	if err != nil {
 		return false, "the watch: " + err.Error(), 0

@@ -24,7 +24,7 @@
   const activeGet = get(Document.prototype, 'activeElement'), sheetsGet = get(Document.prototype, 'styleSheets'),
     urlGet = get(Document.prototype, 'URL'), shadowGet = get(Element.prototype, 'shadowRoot'),
     localNameGet = get(Element.prototype, 'localName'), matches = Element.prototype.matches;
-  const byTag = Document.prototype.getElementsByTagName, all = Document.prototype.querySelectorAll,
+  const all = Document.prototype.querySelectorAll,
     fragAll = DocumentFragment.prototype.querySelectorAll;
   const getAnimations = Document.prototype.getAnimations;
   const input = HTMLInputElement.prototype, area = HTMLTextAreaElement.prototype, select = HTMLSelectElement.prototype;
@@ -35,16 +35,33 @@
   const optionsGet = get(select, 'selectedOptions');
   const observe = { subtree: true, childList: true, attributes: true, characterData: true };
 
-  // Form controls in the document and in the shadow roots the watch walked.
-  const controls = (root, sel) => root === document ? byTag.call(document, sel) : fragAll.call(root, sel);
-  const signature = roots => {
+  // The watch keeps the form controls it found (one walk when it is made,
+  // one per shadow root it walks) and those its observer sees added, so
+  // that a check costs what changed, not the page's size.
+  const tagOf = get(Element.prototype, 'tagName'), connectedGet = get(Node.prototype, 'isConnected'), typeGet = get(Node.prototype, 'nodeType');
+  const elAll = Element.prototype.querySelectorAll, elMatches = Element.prototype.matches;
+  const controlSel = 'input, textarea, select';
+  const addControls = (set, root) => { for (const el of (root === document ? all : fragAll).call(root, controlSel)) set.add(el); };
+  const noteAdded = (set, records) => {
+    for (const r of records) {
+      for (const a of r.addedNodes) {
+        if (typeGet.call(a) !== 1) continue;
+        if (elMatches.call(a, controlSel)) set.add(a);
+        for (const el of elAll.call(a, controlSel)) set.add(el);
+      }
+    }
+  };
+  const signature = set => {
     let s = [scrollX, scrollY, innerWidth, innerHeight, devicePixelRatio, urlGet.call(document)].join(' ');
-    for (const root of roots) {
-      for (const el of controls(root, 'input')) s += '|' + inputGets.map(g => g.call(el)).join(',');
-      for (const el of controls(root, 'textarea')) s += '|' + areaGets.map(g => g.call(el)).join(',');
-      for (const el of controls(root, 'select')) {
-        s += '|' + selectGets.map(g => g.call(el)).join(',');
-        for (const o of optionsGet.call(el)) s += ',' + optionIndex.call(o);
+    for (const el of set) {
+      if (!connectedGet.call(el)) { set.delete(el); continue; }
+      switch (tagOf.call(el)) {
+        case 'INPUT': s += '|' + inputGets.map(g => g.call(el)).join(','); break;
+        case 'TEXTAREA': s += '|' + areaGets.map(g => g.call(el)).join(','); break;
+        case 'SELECT':
+          s += '|' + selectGets.map(g => g.call(el)).join(',');
+          for (const o of optionsGet.call(el)) s += ',' + optionIndex.call(o);
+          break;
       }
     }
     const sheets = sheetsGet.call(document);
@@ -75,10 +92,11 @@
   if (!w) {
     for (const [k, v] of ws) if (ws.size >= 2) { v.stop(); ws.delete(k); }
     const ac = new AbortController();
-    w = { gen: 0, seq: 0, why: 'no watch yet', sig: '', active: null, walked: false };
+    w = { gen: 0, seq: 0, why: 'no watch yet', sig: '', active: null, walked: false, controls: new Set(), rootsSeen: new WeakSet() };
     const note = why => { if (!w.why) w.why = why; };
-    w.mo = new MutationObserver(() => note('the DOM changed'));
+    w.mo = new MutationObserver(rs => { note('the DOM changed'); noteAdded(w.controls, rs); });
     w.mo.observe(document, observe);
+    addControls(w.controls, document);
     const on = EventTarget.prototype.addEventListener;
     const opts = { capture: true, passive: true, signal: ac.signal };
     for (const type of ['mouseover', 'mouseout', 'pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mousedown', 'mouseup',
@@ -100,25 +118,33 @@
   // settle.js counts those attached since, and Go refuses a reuse when that
   // count moved.
   const roots = walk ? [document, ...shadowRoots()] : [document];
-  let why = '';
-  if (gen <= 0 || w.gen !== gen) why = 'no watch of that capture';
-  else if (w.mo.takeRecords().length) why = 'the DOM changed';
-  else if (w.why) why = w.why;
-  else if (walk && !w.walked) why = 'the watch did not walk the shadow roots';
-  else if (custom) why = 'a custom element is defined (its internals change unseen)';
-  else if (activeGet.call(document) !== w.active) why = 'the focus moved';
-  else if (signature(roots) !== w.sig) why = 'the scroll, the viewport, the URL, a form control or a style sheet changed';
-  else if (getAnimations) {
+  let why = gen <= 0 || w.gen !== gen ? 'no watch of that capture' : '';
+  const records = w.mo.takeRecords();
+  noteAdded(w.controls, records);
+  if (!why && records.length) why = 'the DOM changed';
+  if (!why && w.why) why = w.why;
+  if (!why && walk && !w.walked) why = 'the watch did not walk the shadow roots';
+  if (!why && custom) why = 'a custom element is defined (its internals change unseen)';
+  for (const sr of roots) {
+    if (sr === document || w.rootsSeen.has(sr)) continue;
+    w.rootsSeen.add(sr);
+    addControls(w.controls, sr);
+  }
+  // One signature serves the check and the new watch: nothing runs between.
+  const sig = signature(w.controls);
+  if (!why && activeGet.call(document) !== w.active) why = 'the focus moved';
+  if (!why && sig !== w.sig) why = 'the scroll, the viewport, the URL, a form control or a style sheet changed';
+  if (!why && getAnimations) {
     for (const a of getAnimations.call(document)) {
       if (a.playState === 'running' || a.pending) { why = 'an animation runs'; break; }
     }
   }
   for (const sr of roots) if (sr !== document) w.mo.observe(sr, observe);
   w.walked = walk;
-  w.mo.takeRecords();
+  noteAdded(w.controls, w.mo.takeRecords());
   w.why = '';
   w.active = activeGet.call(document);
-  w.sig = signature(roots);
+  w.sig = sig;
   w.gen = ++w.seq;
   return [why === '', why, w.gen];
 }
