@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -141,7 +142,7 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		chk.why = "asked fresh"
 	case !sameCaptureOptions(q.opts, o):
 		chk.why = "other capture options"
-	case len(frames) != 1 || !sameFrames(frames, q.frames):
+	case len(frames) != 1 || !slices.Equal(frames, q.frames):
 		chk.why = "the frames changed"
 	case !quiet:
 		chk.why = why
@@ -245,12 +246,7 @@ var quietKey = func() string {
 // quietWatch runs quiet.js in the frame's isolated world, installed there
 // once (later calls send only the arguments).
 func (t *Tab) quietWatch(top frameInfo, gen int, walk bool) (quiet bool, why string, next int) {
-	call := fmt.Sprintf("f(%q, %d, %t)", t.memoToken(), gen, walk)
-	// An own property only: the page's named elements show on the global
-	// object too, never as own properties.
-	short := fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
-		return typeof f === 'function' ? %s : null; })()`, quietKey, quietKey, call)
-	install := fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); return %s; })()`, quietKey, quietJS, call)
+	short, install := installedCall(quietKey, quietJS, fmt.Sprintf("return f(%q, %d, %t);", t.memoToken(), gen, walk))
 	var raw []byte
 	err := t.call("quiet watch", func(ctx context.Context) error {
 		for _, expr := range []string{short, install} {
@@ -309,17 +305,4 @@ func (t *Tab) perfCounts() (perfCounts, bool) {
 // sameCaptureOptions: the options that shape a capture are equal.
 func sameCaptureOptions(a, b browser.CaptureOptions) bool {
 	return a.Mode == b.Mode && a.Margin == b.Margin
-}
-
-// sameFrames: the same frames, documents and URLs, in order.
-func sameFrames(a, b []frameInfo) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -88,6 +88,19 @@ var viewportKey = func() string {
 	return "__axfusePass_" + hex.EncodeToString(sum[:6])
 }()
 
+// installedCall gives two expressions that run body (statements that call
+// f and return) with f the function source evaluates to, kept in the
+// isolated world under key: short when it is there already (null when
+// not), install to put it there. An own property only: the page's named
+// elements (an <embed name=…>) show on the global object too, never as
+// own properties.
+func installedCall(key, source, body string) (short, install string) {
+	short = fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
+		if (typeof f !== 'function') return null; %s })()`, key, key, body)
+	install = fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); %s })()`, key, source, body)
+	return short, install
+}
+
 // errFallBack says the viewport capture does not fit this page; the full
 // capture is taken instead.
 type errFallBack struct {
@@ -564,11 +577,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	// calls do not send it.
 	call := fmt.Sprintf(`const r = f(%g, %d, %d, %s, %g, %d, %q); return [r[0], r[1], %s];`,
 		margin, probeStep, maxKeptNodes, props, maxShare, expect, t.memoToken(), canvases)
-	// An own property only: the page's named elements (an <embed
-	// name=…>) show on the global object too, never as own properties.
-	short := fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
-		if (typeof f !== 'function') return null; %s })()`, viewportKey, viewportKey, call)
-	install := fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); %s })()`, viewportKey, viewportJS, call)
+	short, install := installedCall(viewportKey, viewportJS, call)
 	var raw []byte
 	err := t.call("viewport pass", func(ctx context.Context) error {
 		for _, expr := range []string{short, install} {
