@@ -127,6 +127,10 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 		lost = "the last pass kept no memo"
 	case len(c.Documents) == 0:
 		lost = "the last capture held no document"
+	case wide < 0:
+		// Nothing to compare the next count with: a shadow root attached
+		// in between would go unseen.
+		lost = "settle.js's counts unknown at the last capture"
 	}
 	if lost != "" {
 		t.memo.Store(nil)
