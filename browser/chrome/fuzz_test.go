@@ -1,6 +1,10 @@
 package chrome
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -134,4 +138,37 @@ func FuzzViewportResult(f *testing.F) {
 		fuse.Snapshot(c, fuse.Options{})
 		fuse.Snapshot(c, fuse.Options{Offscreen: fuse.OffscreenDrop, MaxTokens: 300})
 	})
+}
+
+// TestViewportPassDecodesAsEncodingJSONDid: the pass's answer is decoded
+// as encoding/json decoded it, hostile strings included: a lone surrogate
+// (JSON.stringify escapes one, a page can put one in any text) becomes
+// U+FFFD and is no error.
+func TestViewportPassDecodesAsEncodingJSONDid(t *testing.T) {
+	text := `{"docs":[{"url":"http://a/\ud800","title":"x\udc00y","width":800,"height":600,"owner":-1,"parentDoc":-1,
+"styles":[["block"]],"nodes":[{"parent":-1,"type":9,"name":"#document","nid":0,"id":1},
+{"parent":0,"type":1,"name":"B","attrs":["data-x","\ud83d"],"nid":1,"id":3}]}],"walked":2,"phases":{"boxes":0.5}}`
+	item := func(b int) string {
+		return fmt.Sprintf(`{"type":"node","value":{"nodeType":1,"backendNodeId":%d,"loaderId":"L"}}`, b)
+	}
+	quoted, _ := json.Marshal(text)
+	raw := []byte(`[{"type":"string","value":` + string(quoted) + `},{"type":"array","value":[` + item(7) + `,` + item(8) + `]},{"type":"number","value":2}]`)
+	got, err := decodeViewportPass(raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want viewResult
+	if err := json.Unmarshal([]byte(text), &want); err != nil {
+		t.Fatal(err)
+	}
+	want.Canvases = 2
+	if !reflect.DeepEqual(got.res, &want) {
+		t.Errorf("decoded\n%+v\nwant (encoding/json)\n%+v", got.res, &want)
+	}
+	if d := got.res.Docs[0]; d.URL != "http://a/\uFFFD" || d.Nodes[1].Attrs[1] != "\uFFFD" || d.Nodes[1].ID != 3 {
+		t.Errorf("hostile strings: url %q attr %q id %d", d.URL, d.Nodes[1].Attrs[1], d.Nodes[1].ID)
+	}
+	if !slices.Equal(got.backends, []int64{7, 8}) {
+		t.Errorf("backends %v, want [7 8]", got.backends)
+	}
 }

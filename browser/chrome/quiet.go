@@ -107,29 +107,46 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	start := time.Now()
 	q := t.quiet.Load()
 	var chk quietCheck
+	var quiet bool
+	var why string
+	var wg sync.WaitGroup
+	watch := func(top frameInfo) {
+		gen := 0
+		if q != nil {
+			gen = q.gen
+		}
+		quiet, why, chk.gen = t.quietWatch(top, gen, q != nil && q.shadows)
+	}
+	// With a capture kept, the page is most likely the one it was: the
+	// watch and the counters are asked alongside the frame tree, not
+	// after it (a round trip less), and asked again should it differ.
+	guessed := q != nil
+	if guessed {
+		wg.Go(func() { watch(q.frames[0]) })
+		wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+	}
 	frames, err := t.frameTree(t.ctx)
 	if err != nil {
-		chk.why = "the frame tree: " + err.Error()
+		wg.Wait()
+		chk.why, chk.gen = "the frame tree: "+err.Error(), 0
 		return chk
 	}
 	chk.frames = frames
 	if chk.never = t.neverQuiet(frames); chk.never != "" {
 		// No capture of this page is kept: the watch would be wasted.
-		chk.why = "no reuse on this page (" + chk.never + ")"
+		wg.Wait()
+		chk.why, chk.gen = "no reuse on this page ("+chk.never+")", 0
 		chk.timing = domsnap.TimingSince("quiet check: "+chk.why, start)
 		return chk
 	}
-	var quiet bool
-	var why string
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		gen := 0
-		if q != nil {
-			gen = q.gen
-		}
-		quiet, why, chk.gen = t.quietWatch(frames[0], gen, q != nil && q.shadows)
-	})
-	wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+	if guessed && (frames[0].id != q.frames[0].id || frames[0].loader != q.frames[0].loader) {
+		wg.Wait() // armed in a document that is gone: arm this one
+		guessed = false
+	}
+	if !guessed {
+		wg.Go(func() { watch(frames[0]) })
+		wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+	}
 	wg.Go(counts.wait)
 	wg.Wait()
 	switch {

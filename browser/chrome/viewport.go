@@ -21,6 +21,7 @@ import (
 	"github.com/axfuse/axfuse/index"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/domdebugger"
 	"github.com/chromedp/cdproto/page"
@@ -649,15 +650,15 @@ var errMemoLacks = errors.New("viewport pass: a node the memo lacks")
 // pass gave already.
 func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 	var pair []serialized
-	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 3 {
+	if err := decodeLenient(raw, &pair); err != nil || len(pair) != 3 {
 		return nil, fmt.Errorf("viewport pass: unexpected result shape")
 	}
 	var text string
-	if err := json.Unmarshal(pair[0].Value, &text); err != nil {
+	if err := decodeLenient(pair[0].Value, &text); err != nil {
 		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
 	res := &viewResult{}
-	if err := json.Unmarshal([]byte(text), res); err != nil {
+	if err := decodeLenient([]byte(text), res); err != nil {
 		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
 	if json.Unmarshal(pair[2].Value, &res.Canvases) != nil {
@@ -1123,4 +1124,14 @@ func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 		return err
 	})
 	return targetListeners(all), failed
+}
+
+// decodeLenient decodes the viewport pass's answer, the largest JSON of an
+// incremental capture, about twice as fast as encoding/json (with the JSON
+// layer cdproto decodes every answer with), and as forgiving of what the
+// page's strings hold: a lone surrogate in a text becomes U+FFFD, as
+// encoding/json makes it, and is no error. (The text is JSON.stringify's:
+// it names no member twice.)
+func decodeLenient(data []byte, v any) error {
+	return jsonv2.Unmarshal(data, v, jsonv2.AllowInvalidUTF8(true))
 }
