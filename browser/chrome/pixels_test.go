@@ -6,13 +6,13 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/ci"
 	"github.com/axfuse/axfuse/layout"
 )
 
@@ -210,12 +210,8 @@ func isNumber(s string) bool {
 // browser fails.
 func requireBrowser(t testing.TB) {
 	t.Helper()
-	if _, err := FindBrowser(""); err != nil {
-		if ci := strings.ToLower(os.Getenv("CI")); ci != "" && ci != "false" && ci != "0" {
-			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
-		}
-		t.Skipf("no Chromium: %v", err)
-	}
+	_, err := FindBrowser("")
+	ci.Need(t, "Chromium", err)
 }
 
 // testTab launches Chromium with opts and opens a tab; both close, and

@@ -24,6 +24,7 @@ import (
 
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/internal/ci"
 	"github.com/axfuse/axfuse/screenshot"
 	"go.yaml.in/yaml/v3"
 )
@@ -31,12 +32,7 @@ import (
 func needChromium(t *testing.T) string {
 	t.Helper()
 	p, err := chrome.FindBrowser("")
-	if err != nil {
-		if underCI() {
-			t.Fatalf("CI=%s and no Chromium: %v", os.Getenv("CI"), err)
-		}
-		t.Skipf("no Chromium (install Debian's chromium; under CI this fails): %v", err)
-	}
+	ci.Need(t, "Chromium (install Debian's chromium)", err)
 	return p
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/browser/chrome"
+	"github.com/axfuse/axfuse/internal/ci"
 )
 
 // TestMain lets a test run the real command as a separate process: the
@@ -22,21 +23,13 @@ func TestMain(m *testing.M) {
 	// Under CI a missing Chromium fails the whole package at once (each
 	// end-to-end test also fails on its own in needChromium): nothing is
 	// skipped there.
-	if underCI() && os.Getenv("AXFUSE_TEST_NO_PRECHECK") != "1" {
+	if ci.Running() && os.Getenv("AXFUSE_TEST_NO_PRECHECK") != "1" {
 		if _, err := chrome.FindBrowser(""); err != nil {
 			fmt.Fprintf(os.Stderr, "CI=%s and no Chromium: %v\n", os.Getenv("CI"), err)
 			os.Exit(1)
 		}
 	}
 	os.Exit(m.Run())
-}
-
-// underCI: CI is set to anything but empty, "false" or "0" (CI systems
-// write "true", "1" or "yes"). Under CI a missing browser or corpus fails;
-// it never skips.
-func underCI() bool {
-	v := strings.ToLower(strings.TrimSpace(os.Getenv("CI")))
-	return v != "" && v != "false" && v != "0"
 }
 
 // TestMissingChromiumFailsUnderCI runs an end-to-end test in a child test
