@@ -63,3 +63,39 @@ next:
 	}
 	return out
 }
+
+// TestDrawnControlsKeepTheirRefs: an unseen checkbox or radio laid over a
+// seen element of its own parent that draws it (TodoMVC's toggles) stays a
+// target, with its own name withheld; unseen controls over nothing seen,
+// over an unseen drawing, and a clear button over content stay out
+// (testdata/pages/standin.html: qzNN no one sees, okNN a person does).
+func TestDrawnControlsKeepTheirRefs(t *testing.T) {
+	hidden := regexp.MustCompile(`qz\d\d`)
+	for _, capture := range []string{"standin", "standin-viewport"} {
+		t.Run(capture, func(t *testing.T) {
+			c := load(t, "../testdata/captures/"+capture+".capture.json")
+			obs := Snapshot(c, Options{})
+			if m := hidden.FindAllString(obs.Snapshot, -1); len(m) > 0 {
+				t.Errorf("hidden text printed: %v\n%s", m, obs.Snapshot)
+			}
+			for _, s := range okTokens(0, 4) {
+				if !strings.Contains(obs.Snapshot, s) {
+					t.Errorf("visible %s missing:\n%s", s, obs.Snapshot)
+				}
+			}
+			var got []string
+			for _, el := range obs.Elements {
+				if el.Name != "" {
+					t.Errorf("an unseen control keeps a name: %+v", el)
+				}
+				got = append(got, el.Role)
+			}
+			if want := []string{"checkbox", "radio", "checkbox"}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("targets %v, want %v (the drawn checkboxes and radio, nothing else):\n%s", got, want, obs.Snapshot)
+			}
+			if !strings.Contains(obs.Snapshot, "3 elements withheld") {
+				t.Errorf("the three unseen controls with no drawing are not counted withheld:\n%s", obs.Snapshot)
+			}
+		})
+	}
+}

@@ -393,7 +393,7 @@ func (b *builder) elementLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc
 			b.withhold("name", paintorder.SeenTransparent, n.Name, fd.doc, dom)
 		}
 		n.Name = ""
-		if len(reasons) > 0 {
+		if len(reasons) > 0 && !b.drawnControl(fd, ax, dom) {
 			b.counts.Invisible++
 			b.recycle([]*Node{n})
 			return b.children(fd, i, dom, sc)

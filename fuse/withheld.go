@@ -286,6 +286,45 @@ func (b *builder) unseenElement(fd *frameData, ax *domsnap.AXNode, dom int) bool
 		b.c.Documents[fd.doc].Nodes[dom].Type == domsnap.ElementNode && b.g.Alpha(fd.doc, dom) < paintorder.MinAlpha
 }
 
+// drawnControl: an unseen checkbox or radio laid over a seen element of
+// its own parent that draws it (TodoMVC's toggle over its label's circle,
+// a native control under a drawn box): a click on the drawing reaches the
+// control, so it stays a target; its own name is still withheld. A clear
+// button or link over content is how clickjacking looks, and stays out.
+func (b *builder) drawnControl(fd *frameData, ax *domsnap.AXNode, dom int) bool {
+	switch ax.Role {
+	case "checkbox", "radio", "switch":
+	default:
+		return false
+	}
+	nodes := b.c.Documents[fd.doc].Nodes
+	if dom < 0 || dom >= len(nodes) || nodes[dom].Name != "INPUT" {
+		return false
+	}
+	box, ok := b.g.Box(fd.doc, dom)
+	p := int(nodes[dom].Parent)
+	if !ok || box.W <= 0 || box.H <= 0 || p < 0 {
+		return false
+	}
+	x, y := box.X+box.W/2, box.Y+box.H/2
+	// Siblings follow their parent in tree order; the drawing is near
+	// its control, so the search is bounded (a page of many clear
+	// controls costs no more than this each).
+	for i := p + 1; i < len(nodes) && i <= p+drawnControlReach; i++ {
+		if i == dom || int(nodes[i].Parent) != p || nodes[i].Type != domsnap.ElementNode || !b.g.IsVisible(fd.doc, i) {
+			continue
+		}
+		if s, ok := b.g.Box(fd.doc, i); ok && x >= s.X && x <= s.X+s.W && y >= s.Y && y <= s.Y+s.H {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnControlReach is how many nodes after its parent a drawn control's
+// drawing is looked for.
+const drawnControlReach = 64
+
 // labelNamed are the name sources that are another element: a label
 // around or for the control, aria-labelledby.
 var labelNamed = map[string]bool{"relatedElement": true, "labelwrapped": true, "labelfor": true}
