@@ -390,7 +390,7 @@ func (t *Tab) armSettle() {
 // and reached DOMContentLoaded (then a short quiet), requests it caused
 // have ended, timers its handlers set have run, DOM changes it caused
 // have been quiet for 100 ms, and animations it started (of at most a
-// second) have ended. Background activity — polls, beacons, media,
+// second, and of more than colours) have ended. Background activity — polls, beacons, media,
 // streams, hosts that do not answer, nodes that change on their own —
 // does not hold it. An open JavaScript dialog ends it at once: the page
 // waits for the dialog.

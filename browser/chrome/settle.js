@@ -11,6 +11,23 @@
 // ends it, "install" only installs, "paint" says whether the pixels are
 // as they were at a generation (gen, "" when that cannot be known). The tracker is installed once per document under window[key].
 (key, op) => {
+  // coloursOnly: an animation of colours alone moves nothing and shows or
+  // hides nothing (a completed todo greys out over 0.4 s): the answer does
+  // not wait for it.
+  const COLOURS = /^(color|backgroundColor|border(Top|Right|Bottom|Left)?Color|outlineColor|textDecorationColor|caretColor|columnRuleColor|accentColor|textEmphasisColor|fill|stroke|stopColor|floodColor|lightingColor)$/;
+  const coloursOnly = (a) => {
+    try {
+      let any = false;
+      for (const k of a.effect.getKeyframes()) {
+        for (const p in k) {
+          if (p === 'offset' || p === 'computedOffset' || p === 'easing' || p === 'composite') continue;
+          if (!COLOURS.test(p)) return false;
+          any = true;
+        }
+      }
+      return any;
+    } catch (e) { return false; }
+  };
   const LIMIT = 2000;   // a timer longer than this is not waited for
   const DEPTH = 4;      // timers set by timers set by … the action
   const CONTINUOUS = 12; // mutations of one node in one action: background
@@ -229,7 +246,7 @@
       let animations = 0, animationLeft = 0;
       if (s.armAt >= 0 && document.getAnimations) {
         for (const a of document.getAnimations()) {
-          if (a.playState !== 'running' || (a.startTime != null && a.startTime < s.armAt)) continue;
+          if (a.playState !== 'running' || (a.startTime != null && a.startTime < s.armAt) || coloursOnly(a)) continue;
           const ct = a.effect && a.effect.getComputedTiming();
           if (!ct || !isFinite(ct.endTime) || ct.localTime == null) continue;
           const left = (ct.endTime - ct.localTime) / Math.abs(a.playbackRate || 1);

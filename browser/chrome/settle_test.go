@@ -26,6 +26,9 @@ const settlePage = `<!doctype html><title>settle</title>
 <button id=fresh onclick="fetch('/hang',{cache:'no-store'}).catch(()=>{});out.textContent='asked fresh'">fresh</button>
 <button id=anim onclick="box.classList.add('moved')">anim</button>
 <div id=box style="width:20px;height:20px;background:red;transition:transform 400ms linear"></div>
+<button id=colour onclick="swatch.classList.add('done')">colour</button>
+<p id=swatch style="transition:color 900ms linear,background-color 900ms linear">swatch</p>
+<style>.done{color:#bbb;background-color:#eee}</style>
 <style>.moved{transform:translateX(200px)}</style>
 <p id=out>-</p>
 <script>
@@ -149,6 +152,18 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 		}
 		if n := evalIn[int](t, tab, `box.getAnimations().length`); n != 0 {
 			t.Errorf("the transition is still running (%d) after the wait: %+v", n, st)
+		}
+	})
+	t.Run("an animation of colours alone is not waited for", func(t *testing.T) {
+		st := click(t, "colour", 3*time.Second)
+		if st.HitBound {
+			t.Fatalf("hit the bound: %+v", st)
+		}
+		if p, ok := part(st, browser.PartAnimations); ok {
+			t.Errorf("the colour transition was waited for: %+v", p)
+		}
+		if got := evalIn[string](t, tab, `swatch.className`); got != "done" {
+			t.Errorf("the click's class change is not on the page: %q", got)
 		}
 	})
 	t.Run("a request that never answers runs to the bound, and says so", func(t *testing.T) {
