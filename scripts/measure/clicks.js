@@ -18,7 +18,8 @@
 // Both servers attach to the one page tab (pickPage prefers the attached
 // page; Playwright's is the only one, which is checked, and each snapshot
 // must report URL). A target counts only when both servers found it.
-// prints JSON: {url, before_ms, after_ms, ratio, clicks, errors_before,
+// prints JSON: {url, before_ms, after_ms, ratio (of clicks neither side
+//   failed, timed of them), clicks, timed, errors_before,
 //   errors_after, missing, err_before, err_after, targets: [...]}
 const { median, now, openTab, server } = require('./tab');
 const [url, binBefore, binAfter] = process.argv.slice(2);
@@ -135,8 +136,10 @@ function targets(snapshot, keep = () => true) {
   }
   for (const s of Object.values(sv)) s.child.kill();
   const ok = rows.filter(r => !r.before_missing && !r.after_missing);
-  const b = ok.length ? median(ok.map(r => r.before_ms)) : null, a = ok.length ? median(ok.map(r => r.after_ms)) : null;
-  console.log(JSON.stringify({ url, before_ms: b, after_ms: a, ratio: ok.length ? +(a / b).toFixed(3) : null, clicks: ok.length,
+  // Times only of clicks neither side failed: a refusal answers at once.
+  const timed = ok.filter(r => !r.before_err && !r.after_err);
+  const b = timed.length ? median(timed.map(r => r.before_ms)) : null, a = timed.length ? median(timed.map(r => r.after_ms)) : null;
+  console.log(JSON.stringify({ url, before_ms: b, after_ms: a, ratio: timed.length ? +(a / b).toFixed(3) : null, clicks: ok.length, timed: timed.length,
     errors_before: ok.filter(r => r.before_err).length, errors_after: ok.filter(r => r.after_err).length, missing,
     err_before: firstErr.before || null, err_after: firstErr.after || null, targets: rows }));
   await browser.close().catch(() => {});

@@ -45,7 +45,7 @@ if [ "$kind" = clicks ]; then
   python3 - "$out" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-ok = [r for r in rows if r.get('clicks')]
+ok = [r for r in rows if r.get('ratio') is not None]
 print(f"pages {len(rows)}, failed {sum(1 for r in rows if r.get('error'))}, measured {len(ok)}")
 if ok:
     med = lambda k: statistics.median(r[k] for r in ok)
