@@ -117,13 +117,15 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		}
 		quiet, why, chk.gen = t.quietWatch(top, gen, q != nil && q.shadows)
 	}
+	perf := func() { chk.counts, chk.ok = t.perfCounts() }
 	// With a capture kept, the page is most likely the one it was: the
 	// watch and the counters are asked alongside the frame tree, not
-	// after it (a round trip less), and asked again should it differ.
+	// after it (a round trip less); the watch is asked again should the
+	// document differ (the counters are the tab's, whatever its document).
 	guessed := q != nil
 	if guessed {
 		wg.Go(func() { watch(q.frames[0]) })
-		wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+		wg.Go(perf)
 	}
 	frames, err := t.frameTree(t.ctx)
 	if err != nil {
@@ -139,13 +141,13 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		chk.timing = domsnap.TimingSince("quiet check: "+chk.why, start)
 		return chk
 	}
-	if guessed && (frames[0].id != q.frames[0].id || frames[0].loader != q.frames[0].loader) {
-		wg.Wait() // armed in a document that is gone: arm this one
-		guessed = false
-	}
-	if !guessed {
+	switch {
+	case !guessed:
 		wg.Go(func() { watch(frames[0]) })
-		wg.Go(func() { chk.counts, chk.ok = t.perfCounts() })
+		wg.Go(perf)
+	case frames[0].id != q.frames[0].id || frames[0].loader != q.frames[0].loader:
+		wg.Wait() // armed in a document that is gone: arm this one
+		wg.Go(func() { watch(frames[0]) })
 	}
 	wg.Go(counts.wait)
 	wg.Wait()
