@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/accessibility"
@@ -271,11 +272,34 @@ func valueString(v *accessibility.Value) string {
 	if v == nil || len(v.Value) == 0 {
 		return ""
 	}
+	if s, ok := plainJSONString(v.Value); ok {
+		return s
+	}
 	var s string
 	if json.Unmarshal(v.Value, &s) == nil {
 		return s
 	}
 	return string(v.Value)
+}
+
+// plainJSONString reads a JSON string with no escapes in it (most AX
+// roles and names) without the decoder, which a capture would call some
+// thousands of times.
+func plainJSONString(raw []byte) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : n-1]
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // nameSource is the source Chrome used for the name: the first source that

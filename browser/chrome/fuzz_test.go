@@ -172,3 +172,22 @@ func TestViewportPassDecodesAsEncodingJSONDid(t *testing.T) {
 		t.Errorf("backends %v, want [7 8]", got.backends)
 	}
 }
+
+// FuzzAXValueString: the decoder-free reading of an AX value gives what
+// encoding/json gives, for any bytes the browser (or a page's names
+// inside its answers) may send.
+func FuzzAXValueString(f *testing.F) {
+	for _, s := range []string{`"button"`, `"Pay \"now\""`, `"caf\u00e9"`, `"é"`, "\"a\xffb\"", `"\ud800"`, `true`, `3`, `""`, `"`, "\"tab\there\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		want := string(raw)
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			want = s
+		}
+		if got := valueString(&accessibility.Value{Value: raw}); got != want && len(raw) > 0 {
+			t.Errorf("valueString(%q) = %q, encoding/json reads %q", raw, got, want)
+		}
+	})
+}

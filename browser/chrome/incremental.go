@@ -257,7 +257,10 @@ func holdsFrame(doc *domsnap.Document) bool {
 // viewPartsAgain is viewParts for an incremental pass: the layout metrics
 // are the memo's (the pass found the viewport where it was), and only the
 // nodes that may have changed are asked for their AX nodes and listeners.
-func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+	if rec == nil {
+		rec = t.askListened(memo.listenSeq)
+	}
 	p.metrics, p.dpr = memo.metrics, memo.dpr
 	doc, vd := &docs[0], &res.Docs[0]
 	fresh, lfresh := map[int64]bool{}, map[int64]bool{}
@@ -282,7 +285,7 @@ func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts,
 	var wide int64
 	var listened bool
 	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, &axReuse{memo.ax, fresh}) })
-	wg.Go(func() { next.listenSeq, wide, listened = t.listenersAgain(doc, memo, lfresh, p) })
+	wg.Go(func() { next.listenSeq, wide, listened = t.listenersAgain(doc, memo, lfresh, rec, p) })
 	if holdsFrame(doc) {
 		wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
 	}
@@ -306,9 +309,10 @@ func (e errMemoStale) Error() string { return "a shadow root was attached during
 // memo's, unless the node is new, an on* attribute of it changed, or the
 // page added or removed a target listener on it (settle.js counts them);
 // those are asked. It returns settle.js's count for the next capture.
-func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, p *parts) (seq, wide int64, ok bool) {
+func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, rec *listenRecord, p *parts) (seq, wide int64, ok bool) {
 	start := time.Now()
-	seq, lost, heard, wide, err := t.listenedSince(memo.listenSeq)
+	<-rec.ready
+	seq, lost, heard, wide, err := rec.seq, rec.lost, rec.heard, rec.wide, rec.err
 	everything := err != nil || lost
 	var asks []listenerAsk
 	byBackend := map[int64]*domsnap.Node{}
@@ -347,6 +351,27 @@ func setListeners(n *domsnap.Node, types []string) {
 	if slices.ContainsFunc(types, index.IsClickListener) {
 		n.Clickable = true
 	}
+}
+
+// listenRecord is settle.js's answer to listenedSince, asked in the
+// background: as soon as the pass has answered, before the AX queries are
+// sent, it is the first call in the renderer's queue and the first back.
+type listenRecord struct {
+	ready     chan struct{}
+	seq, wide int64
+	lost      bool
+	heard     map[int64]bool
+	err       error
+}
+
+// askListened asks listenedSince(since) in the background.
+func (t *Tab) askListened(since int64) *listenRecord {
+	r := &listenRecord{ready: make(chan struct{})}
+	go func() {
+		defer close(r.ready)
+		r.seq, r.lost, r.heard, r.wide, r.err = t.listenedSince(since)
+	}()
+	return r
 }
 
 var errNoListenRecord = errors.New("settle.js keeps no listener record in this document")

@@ -382,7 +382,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	var sub []*parts
 	var next *viewMemo
 	if res.Incremental && memo != nil {
-		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo)
+		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened)
 	} else {
 		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
 	}
@@ -600,6 +600,11 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if err != nil {
 		return nil, err
 	}
+	var listened *listenRecord
+	if memo != nil {
+		// The renderer is free while Go reads the answer.
+		listened = t.askListened(memo.listenSeq)
+	}
 	pass, err := decodeViewportPass(raw, memo)
 	if errors.Is(err, errMemoLacks) {
 		t.memo.Store(nil)
@@ -608,6 +613,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if err != nil {
 		return nil, err
 	}
+	pass.listened = listened
 	res := pass.res
 	res.Share = maxShare
 	how := ""
@@ -638,6 +644,9 @@ type passOut struct {
 	backends []int64
 	loaders  []string
 	ids      []int
+	// listened is settle.js's listener record, asked right after an
+	// incremental pass.
+	listened *listenRecord
 }
 
 // errMemoLacks: an incremental pass named a node by a number the memo
@@ -901,10 +910,7 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse) ([][]domsnap.A
 				reused = 0
 			}
 		}
-		var nodes []*accessibility.Node
-		for _, ns := range per {
-			nodes = mergeAX(nodes, ns)
-		}
+		nodes := mergeAX(nil, per...)
 		for round := 0; round < 3; round++ {
 			orphans := orphanBackends(nodes)
 			if len(orphans) == 0 {
@@ -940,12 +946,7 @@ const (
 // fetchAX runs getPartialAXTree on each node concurrently; the results keep
 // the nodes' order, each AX node once.
 func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
-	got := t.fetchAXQueries(backends, what)
-	var all []*accessibility.Node
-	for _, ns := range got {
-		all = mergeAX(all, ns)
-	}
-	return all
+	return mergeAX(nil, t.fetchAXQueries(backends, what)...)
 }
 
 // fetchAXEach gives each node's getPartialAXTree answer, taken from reuse
@@ -983,16 +984,21 @@ func (t *Tab) fetchAXQueries(backends []int64, what int) [][]*accessibility.Node
 	return got
 }
 
-// mergeAX appends the nodes of more that nodes lacks.
-func mergeAX(nodes, more []*accessibility.Node) []*accessibility.Node {
-	seen := make(map[accessibility.NodeID]bool, len(nodes))
+// mergeAX appends the nodes of each of more that nodes lacks, each once
+// (one set for all: a capture merges hundreds of one-node answers).
+func mergeAX(nodes []*accessibility.Node, more ...[]*accessibility.Node) []*accessibility.Node {
+	seen := make(map[accessibility.NodeID]bool, len(nodes)+len(more))
 	for _, a := range nodes {
-		seen[a.NodeID] = true
-	}
-	for _, a := range more {
-		if a != nil && !seen[a.NodeID] {
+		if a != nil {
 			seen[a.NodeID] = true
-			nodes = append(nodes, a)
+		}
+	}
+	for _, ns := range more {
+		for _, a := range ns {
+			if a != nil && !seen[a.NodeID] {
+				seen[a.NodeID] = true
+				nodes = append(nodes, a)
+			}
 		}
 	}
 	return nodes
@@ -1085,6 +1091,9 @@ type listenerAsk struct {
 // askListeners asks the listeners of each node (main world handles:
 // listeners belong to the world that added them).
 func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
+	if len(asks) == 0 {
+		return nil, nil
+	}
 	var all []*domdebugger.EventListener
 	var failed error
 	var mu sync.Mutex
