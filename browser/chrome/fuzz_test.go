@@ -2,9 +2,11 @@ package chrome
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -190,4 +192,45 @@ func FuzzAXValueString(f *testing.F) {
 			t.Errorf("valueString(%q) = %q, encoding/json reads %q", raw, got, want)
 		}
 	})
+}
+
+// TestDeltaNodesTakeTheMemosDescription: a node an incremental pass sends
+// as described at the memo's pass ("=") gets the memo's description in its
+// new place, style and paint order; a number the memo lacks, or a delta in
+// a pass that is not incremental, sends the capture to a whole pass.
+func TestDeltaNodesTakeTheMemosDescription(t *testing.T) {
+	memo := &viewMemo{ids: map[int]int64{1: 70, 5: 75}, nodes: map[int]viewNode{
+		1: {Parent: -1, Type: 9, Name: "#document", ID: 1},
+		5: {Parent: 0, Type: 1, Name: "B", Attrs: []string{"class", "x"}, Clickable: true, ID: 5,
+			Layout: &viewLayout{Bounds: []float64{1, 2, 3, 4}, Style: 9, PaintOrder: 9, Text: "t"}},
+	}}
+	text := `{"docs":[{"styles":[["block"],["inline"]],"nodes":[{"=":1,"p":-1},{"=":5,"p":0,"s":1,"o":3,"fresh":2}]}],"incremental":true}`
+	raw := func(text string) []byte {
+		quoted, _ := json.Marshal(text)
+		return []byte(`[{"type":"string","value":` + string(quoted) + `},{"type":"array","value":[]},{"type":"number","value":0}]`)
+	}
+	got, err := decodeViewportPass(raw(text), memo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := got.res.Docs[0].Nodes[1]
+	want := viewNode{Parent: 0, Type: 1, Name: "B", Attrs: []string{"class", "x"}, Clickable: true, ID: 5, NID: -1, Fresh: 2,
+		Layout: &viewLayout{Bounds: []float64{1, 2, 3, 4}, Style: 1, PaintOrder: 3, Text: "t"}}
+	if !reflect.DeepEqual(b, want) {
+		t.Errorf("delta node\n%+v\nwant\n%+v", b, want)
+	}
+	if memo.nodes[5].Layout.Style != 9 {
+		t.Error("the memo's description was changed")
+	}
+	if !slices.Equal(got.backends, []int64{70, 75}) {
+		t.Errorf("backends %v, want [70 75]", got.backends)
+	}
+	for _, bad := range []string{
+		strings.Replace(text, `"=":5`, `"=":6`, 1),
+		strings.Replace(text, `"incremental":true`, `"incremental":false`, 1),
+	} {
+		if _, err := decodeViewportPass(raw(bad), memo); !errors.Is(err, errMemoLacks) {
+			t.Errorf("%s: err %v, want errMemoLacks", bad, err)
+		}
+	}
 }

@@ -24,7 +24,8 @@ import (
 // (viewport.js), and the tab keeps what it fetched for the kept nodes
 // (viewMemo). The next viewport capture of the same document walks only
 // what changed or is in view, and asks the browser for the AX nodes and
-// listeners of the nodes that may have changed. Its capture is the one a
+// listeners of the nodes that may have changed; a node described as at the
+// last pass comes back as its number, place and style only. Its capture is the one a
 // whole pass would make; the end-to-end tests hold it to that.
 
 // viewMemo is what the last viewport capture of a document leaves for the
@@ -38,6 +39,9 @@ type viewMemo struct {
 	share       float64
 	// ids gives the backend id of each node the pass numbered.
 	ids map[int]int64
+	// nodes holds the pass's description of each of its nodes (pseudo
+	// elements aside) by number, for the next pass's deltas.
+	nodes map[int]viewNode
 	// ax holds each kept node's getPartialAXTree answer.
 	ax map[int64][]*accessibility.Node
 	// listeners holds the target listeners of every kept element and
@@ -52,6 +56,15 @@ type viewMemo struct {
 	wide    int64
 	metrics *page.GetLayoutMetricsResult
 	dpr     float64
+}
+
+// described is the memo's description of node id.
+func (m *viewMemo) described(id int) (viewNode, bool) {
+	if m == nil {
+		return viewNode{}, false
+	}
+	n, ok := m.nodes[id]
+	return n, ok
 }
 
 // pageCounts are settle.js's counts as a capture begins (watchDOM), read
@@ -140,6 +153,12 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 	t.memoLost.Store(nil)
 	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
 	next.wide = wide
+	next.nodes = make(map[int]viewNode, len(res.Docs[0].Nodes))
+	for _, n := range res.Docs[0].Nodes {
+		if n.PseudoType == "" {
+			next.nodes[n.ID] = n
+		}
+	}
 	next.listeners = map[int64][]string{}
 	for _, n := range c.Documents[0].Nodes {
 		if (n.Type == domsnap.ElementNode || n.Type == domsnap.DocumentNode) && n.Backend != 0 && n.PseudoType == "" {

@@ -275,6 +275,14 @@ type viewNode struct {
 	// serialized nodes, -1 when the memo's pass gave it.
 	ID  int `json:"id"`
 	NID int `json:"nid"`
+	// Same, in an incremental pass, names (by ID) a node described as at
+	// the memo's pass: only its place (SameParent), style and paint order
+	// (SameStyle, SamePaint) and its fresh flags come; the memo holds the
+	// rest (delta).
+	Same       int   `json:"="`
+	SameParent int32 `json:"p"`
+	SameStyle  int   `json:"s"`
+	SamePaint  int64 `json:"o"`
 }
 
 type viewLayout struct {
@@ -629,7 +637,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		how += ", probes cut short"
 	}
 	p.time(fmt.Sprintf("viewport pass (%d elements walked, %d nodes kept, %d hit-test probes%s)", res.Walked, len(pass.backends), res.Probes, how), start)
-	for _, ph := range []string{"boxes", "count", "describe", "paint order"} {
+	for _, ph := range []string{"boxes", "count", "describe", "paint order", "delta"} {
 		if ms, ok := res.Phases[ph]; ok {
 			p.timings = append(p.timings, domsnap.Timing{Step: "viewport pass: " + ph, MS: math.Round(ms*1000) / 1000})
 		}
@@ -670,6 +678,9 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 	if err := decodeLenient([]byte(text), res); err != nil {
 		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
+	if err := expandSame(res, memo); err != nil {
+		return nil, err
+	}
 	if json.Unmarshal(pair[2].Value, &res.Canvases) != nil {
 		res.Canvases = 0
 	}
@@ -702,6 +713,32 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 		}
 	}
 	return out, nil
+}
+
+// expandSame gives each node an incremental pass sent as described at the
+// memo's pass (Same) the memo's description, in its new place.
+func expandSame(res *viewResult, memo *viewMemo) error {
+	for d := range res.Docs {
+		nodes := res.Docs[d].Nodes
+		for i := range nodes {
+			vn := &nodes[i]
+			if vn.Same == 0 {
+				continue
+			}
+			prev, ok := memo.described(vn.Same)
+			if !ok || !res.Incremental || d > 0 {
+				return errMemoLacks
+			}
+			prev.Parent, prev.ID, prev.NID, prev.Fresh, prev.LFresh = vn.SameParent, vn.Same, -1, vn.Fresh, vn.LFresh
+			if prev.Layout != nil {
+				l := *prev.Layout
+				l.Style, l.PaintOrder = vn.SameStyle, vn.SamePaint
+				prev.Layout = &l
+			}
+			*vn = prev
+		}
+	}
+	return nil
 }
 
 // closedFrameInProcess reports whether one of the iframes in view that the

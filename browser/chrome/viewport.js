@@ -15,7 +15,8 @@
 // walked again: its counts come from the memo, and two of every run of
 // such subtrees are measured again to check they are still outside. Each
 // node then says whether its AX node (fresh) or its listeners (lfresh)
-// may have changed since; Go fetches only those.
+// may have changed since; Go fetches only those. A node described as at
+// the memo's pass comes as a delta (see described), Go holding the rest.
 (margin, step, maxKept, styleProps, maxShare, expect, token) => {
   // DOM clobbering: a form's controls and a document's named elements
   // ([LegacyOverrideBuiltIns], in every world) shadow the DOM's own
@@ -841,6 +842,34 @@
       W: v.W, H: v.H, sx: v.sx, sy: v.sy, dpr: v.dpr };
   }
 
+  // described gives each node of d (pseudo elements aside) its
+  // description as a key, its parent and style named by what they are,
+  // not by index; given the keys of the memo's pass, a node described as
+  // then is sent as {'=': id, p: parent, s: style, o: paint order} (Go
+  // holds the rest), which makes an incremental answer a fraction of a
+  // whole one.
+  function described(d, before) {
+    const keys = new Map();
+    const styleKeys = d.styles.map(v => v.join('\u0000'));
+    const idAt = d.nodes.map(o => o.id);
+    for (let k = 0; k < d.nodes.length; k++) {
+      const o = d.nodes[k];
+      if (o.pseudoType !== undefined) continue;
+      const L = o.layout;
+      const c = Object.assign({}, o, { parent: o.parent < 0 ? -1 : idAt[o.parent], nid: 0, fresh: 0, lfresh: 0 });
+      if (L) c.layout = Object.assign({}, L, { style: styleKeys[L.style], paintOrder: 0 });
+      const key = JSON.stringify(c);
+      keys.set(o.id, key);
+      if (!before || o.nid >= 0 || before.get(o.id) !== key) continue;
+      const same = { '=': o.id, p: o.parent };
+      if (L) { same.s = L.style; same.o = L.paintOrder; }
+      if (o.fresh) same.fresh = o.fresh;
+      if (o.lfresh) same.lfresh = o.lfresh;
+      d.nodes[k] = same;
+    }
+    return keys;
+  }
+
   // One memo per caller (token), two at most: each process acting on the
   // tab has its own numbers.
   // (An element named __axfuseViews is a property of the window, not its own.)
@@ -872,9 +901,12 @@
     // The next pass walks everything: nothing need be recorded till then.
     view.gen = 0;
     view.full = view.full || 'no memo';
+    view.keys = null;
     view.touched.clear(); view.changed.clear(); view.onattr.clear();
   } else {
     const d = out.docs[0];
+    view.keys = described(d, inc && view.keys);
+    phase('delta');
     Object.assign(view, { token, gen: nextGen, margin, W: d.width, H: d.height, sx: d.scrollX, sy: d.scrollY, dpr: d.dpr, sheets: sheetsOf(), full: '' });
     view.touched.clear(); view.changed.clear(); view.onattr.clear();
     for (const n of emitted) view.emitted.set(n, nextGen);
