@@ -227,6 +227,10 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			evalStep("a row far below gains a button", `document.querySelectorAll('tbody tr')[4001].cells[1].append(document.createElement('button'))`, reuse),
 			evalStep("a row is inserted on top", `(() => { const tb = document.querySelector('tbody'); const tr = tb.rows[0].cloneNode(true); tr.cells[1].textContent = 'New order'; tb.prepend(tr); })()`, reuse),
 			evalStep("a row in view is removed", `document.querySelectorAll('tbody tr')[2].remove()`, reuse),
+			// The pass lists a long list of children again only after a
+			// childList record names its parent.
+			evalStep("a row far below moves to the top", `(() => { const tb = document.querySelector('tbody'); tb.insertBefore(tb.rows[4500], tb.rows[1]); })()`, reuse),
+			evalStep("a row is appended far below", `(() => { const tb = document.querySelector('tbody'); tb.append(tb.rows[0].cloneNode(true)); })()`, reuse),
 			evalStep("a row in view is hidden from AX", `document.querySelectorAll('tbody tr')[4].setAttribute('aria-hidden', 'true')`, reuse),
 			evalStep("a cell in view takes a click listener", `document.querySelectorAll('tbody tr')[6].cells[1].addEventListener('click', () => {})`, reuse),
 			evalStep("a cell in view takes onmousedown", `document.querySelectorAll('tbody tr')[7].cells[0].onmousedown = () => {}`, reuse),

@@ -150,10 +150,8 @@
     while (stack.length) {
       const i = stack.pop();
       const n = els[i];
-      const kids = [];
-      const isEl = typeOf(n) === 1, sr = isEl ? shadowOf(n) : null;
-      if (sr) { kids.push(sr); view.mo.observe(sr, watchOpts); }
-      for (let c = firstElOf(n); c; c = nextElOf(c)) kids.push(c);
+      const isEl = typeOf(n) === 1;
+      const kids = kidsOf(n, isEl, inc);
       const u = under[i] || !!inc && inc.touched.has(n);
       const reuse = inc && !u && !(isEl && tagOf(n) === 'SELECT');
       const blocks = reuse ? blocksOf(inc, n, kids, W, H) : null;
@@ -184,6 +182,25 @@
     out.walked += walked;
     phase('boxes');
     return finishDoc(doc, win, owner, parentDoc, els, par, rect, sealed, under, block, walked, W, H, sx, sy, inc);
+  }
+
+  // kidsOf lists n's shadow root and element children. A long list the
+  // memo's pass read is read again only when a childList record names n
+  // since (a shadow root attached is a whole walk): a table's 5,000 rows
+  // cost a millisecond to list.
+  const longKids = 32;
+  function kidsOf(n, isEl, inc) {
+    const was = inc && !inc.changed.has(n) ? view.kids.get(n) : undefined;
+    if (was && was.gen === inc.gen) {
+      was.gen = nextGen;
+      return was.kids.slice();
+    }
+    const kids = [];
+    const sr = isEl ? shadowOf(n) : null;
+    if (sr) { kids.push(sr); view.mo.observe(sr, watchOpts); }
+    for (let c = firstElOf(n); c; c = nextElOf(c)) kids.push(c);
+    if (kids.length >= longKids) view.kids.set(n, { gen: nextGen, kids: kids.slice() });
+    return kids;
   }
 
   // nothingSealedInView: what the page shows must not lie in a sealed
@@ -307,6 +324,20 @@
       while (b > a && !outside(b)) { seal[b--] = null; if (++n > maxUnseal) throw new Redo('a subtree outside the viewport moved'); }
       a = b;
     }
+  }
+
+  // unionOf is a range's bounding box from its client rects, as
+  // Range.getBoundingClientRect makes it (CSSOM View) without a second
+  // trip to layout: the smallest box holding every rect with a width or a
+  // height, else the first rect.
+  function unionOf(rs) {
+    let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+    for (const x of rs) {
+      if (!x.width && !x.height) continue;
+      l = Math.min(l, x.left); t = Math.min(t, x.top); r = Math.max(r, x.right); b = Math.max(b, x.bottom);
+    }
+    if (l === Infinity) return rs[0];
+    return { left: l, top: t, right: r, bottom: b, width: r - l, height: b - t, x: l, y: t };
   }
 
   // A box with no area has no place to lie in (fuse gives it no direction):
@@ -621,7 +652,7 @@
           range.selectNodeContents(c);
           const rs = range.getClientRects();
           if (!rs.length) continue;
-          const b = range.getBoundingClientRect();
+          const b = unionOf(rs);
           if (!inView(b, W, H)) { whole = false; continue; }
           const frags = [];
           for (const r of rs) if (r.width || r.height) frags.push(box(r));
@@ -762,7 +793,7 @@
   // Past maxPending records, or once a whole walk is due, they stop
   // recording.
   const makeView = Function('watchOpts', 'maxPending', `
-    const v = { doc: document, token: '', gen: 0, seq: 0, roots: new WeakMap(), runs: new WeakMap(), styles: new WeakMap(), ids: new WeakMap(), lastId: 0, emitted: new WeakMap(),
+    const v = { doc: document, token: '', gen: 0, seq: 0, roots: new WeakMap(), runs: new WeakMap(), kids: new WeakMap(), styles: new WeakMap(), ids: new WeakMap(), lastId: 0, emitted: new WeakMap(),
       touched: new Set(), changed: new Set(), onattr: new Set(), pending: [], full: 'no memo yet' };
     v.mo = new MutationObserver((rs) => {
       if (v.full) return;
