@@ -43,6 +43,7 @@
   const { createRange, elementFromPoint, elementsFromPoint, getAnimations } = DocP;
   const adoptedDesc = Object.getOwnPropertyDescriptor(DocP, 'adoptedStyleSheets');
   const hostGet = get(ShadowRoot.prototype, 'host'), modeGet = get(ShadowRoot.prototype, 'mode');
+  const srSheetsGet = get(ShadowRoot.prototype, 'styleSheets'), srAdoptedDesc = Object.getOwnPropertyDescriptor(ShadowRoot.prototype, 'adoptedStyleSheets');
   // Nodes.
   const typeOf = n => typeGet.call(n);
   const nodeNameOf = n => nodeNameGet.call(n);
@@ -338,6 +339,41 @@
     }
     if (l === Infinity) return rs[0];
     return { left: l, top: t, right: r, bottom: b, width: r - l, height: b - t, x: l, y: t };
+  }
+
+  // mayGenerate tells whether a style sheet in reach — the document's,
+  // adopted ones, those of the shadow roots walked (els) — has a rule that
+  // names ::before or ::after. Without one no element has generated text
+  // (the UA sheet's only generated content is a q's quotes, which carry no
+  // string), and describing an element skips two style reads. A sheet it cannot read (cross-origin) or past maxRuleScan
+  // rules in all counts as naming them. It scans anew at every pass: a
+  // selector edited through the CSSOM adds no rule.
+  const maxRuleScan = 4000;
+  const pseudoSel = /:(before|after)\b/i;
+  function mayGenerate(doc, els) {
+    let budget = maxRuleScan;
+    const namesPseudo = rules => {
+      for (const r of rules) {
+        if (--budget < 0) return true;
+        const sel = r.selectorText;
+        if (typeof sel === 'string' && pseudoSel.test(sel)) return true;
+        if (r.styleSheet && sheetNames(r.styleSheet)) return true; // @import
+        if (r.cssRules && namesPseudo(r.cssRules)) return true; // @media, @supports, @layer, nesting
+      }
+      return false;
+    };
+    const sheetNames = sh => { try { return namesPseudo(sh.cssRules); } catch (e) { return true; } };
+    const scopeNames = (sheets, adopted) => {
+      for (const sh of sheets) if (sheetNames(sh)) return true;
+      for (const sh of adopted || []) if (sheetNames(sh)) return true;
+      return false;
+    };
+    if (scopeNames(styleSheetsGet.call(doc), adoptedDesc ? adoptedDesc.get.call(doc) : null)) return true;
+    for (const n of els) {
+      if (typeOf(n) !== 11) continue;
+      if (scopeNames(srSheetsGet.call(n), srAdoptedDesc ? srAdoptedDesc.get.call(n) : null)) return true;
+    }
+    return false;
   }
 
   // A box with no area has no place to lie in (fuse gives it no direction):
@@ -672,7 +708,9 @@
     // capture does not reach it, so the pass reads it here, with its own
     // style, standing in its element's box (a pseudo element has no box
     // to read), for fuse to print and judge as the full capture does.
+    const mayGen = mayGenerate(doc, els);
     const generated = (el, me, which) => {
+      if (!mayGen) return;
       const cs = win.getComputedStyle(el, which);
       const c = cs.getPropertyValue('content');
       if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return;
