@@ -238,6 +238,9 @@ type Tab struct {
 	perfOn     atomic.Bool
 	memoOnce   sync.Once
 	memoTok    string
+	// afterPass, set by tests only, runs between a viewport pass and the
+	// calls that follow it (a navigation there must not mix documents).
+	afterPass func()
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

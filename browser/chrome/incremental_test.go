@@ -529,3 +529,66 @@ func median(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
 }
+
+// TestNavigationAfterAnIncrementalPass: the page navigates between an
+// incremental pass and the calls that follow it (AX, listeners). The
+// capture either is of the new document alone or fails with a clear
+// error; it never gives the old one. (AX queries on the old document's
+// nodes still answer after the navigation, the page being kept in the
+// back/forward cache: only the final frame tree check catches it.)
+func TestNavigationAfterAnIncrementalPass(t *testing.T) {
+	requireBrowser(t)
+	base := servePages(t)
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
+	for _, next := range []string{"/incremental/controls.html", "/generated/plain.html"} {
+		if err := tab.Navigate(base+"/incremental/table.html", 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tab.CaptureWith(o); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tab.Evaluate(`(() => { const s = document.querySelector('tbody').rows[1].cells[2]; s.textContent = 'changed';
+			return new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))); })()`); err != nil {
+			t.Fatal(err)
+		}
+		fired := false
+		tab.afterPass = func() {
+			if fired {
+				return
+			}
+			fired = true
+			if _, err := tab.Evaluate(fmt.Sprintf(`location.href = %q`, base+next)); err != nil {
+				t.Errorf("navigate: %v", err)
+			}
+			// Until the new document commits.
+			for range 200 {
+				if v, err := tab.Evaluate(`location.pathname`); err == nil && strings.Contains(v, next) {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			t.Errorf("the page never reached %s", next)
+		}
+		c, err := tab.CaptureWith(o)
+		tab.afterPass = nil
+		if !fired {
+			t.Fatalf("%s: the pass never ran", next)
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "navigated") {
+				t.Errorf("%s: %v, want a capture of the new document or a clear error", next, err)
+			}
+			continue
+		}
+		if u := c.Documents[0].URL; !strings.HasSuffix(u, next) {
+			t.Errorf("%s: the capture is of %s", next, u)
+		}
+		for _, n := range c.Documents[0].Nodes {
+			if n.Name == "TR" || n.Name == "TD" {
+				t.Errorf("%s: the capture holds the table's %s nodes (%s)", next, n.Name, passStep(c))
+				break
+			}
+		}
+	}
+}

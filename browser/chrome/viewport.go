@@ -375,6 +375,9 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 		}
 		return nil, err
 	}
+	if t.afterPass != nil {
+		t.afterPass()
+	}
 	res := pass.res
 	if res.Canvases > 0 && o.OnCanvas != nil {
 		o.OnCanvas()
