@@ -6,6 +6,7 @@
 #   scripts/measure/corpus.sh floor BIN OUT.jsonl        # BIN beside the floor of any one-shot process (scripts/measure/floor.js)
 #   BEFORE=BIN0 scripts/measure/corpus.sh clicks BIN OUT.jsonl  # browser_click of BIN0 and BIN side by side (scripts/measure/clicks.js; CLICKS per page, default 5; BEFORE=playwright-mcp: Playwright MCP)
 # TodoMVC's add, complete and filter steps: node scripts/measure/todomvc.js URL BIN.
+# The 5,000-row table's incremental capture: scripts/measure/incremental.sh [ROUNDS] [BASE_REF].
 # Needs: PEERS (default /tmp/peers) = a copy of ../shared/peers after
 # `npm install`; the corpus served on 127.0.0.1:8765
 # (cd ../shared/corpus && python3 -m http.server 8765 --bind 127.0.0.1).
