@@ -81,6 +81,21 @@ func (t *Tab) sameDocument(before []frameInfo) error {
 	return nil
 }
 
+// sameDocumentSoon starts sameDocument now and gives its answer when
+// asked (the timings say how long the call took).
+func (t *Tab) sameDocumentSoon(before []frameInfo, p *parts) func() error {
+	done := make(chan error, 1)
+	go func() {
+		start := time.Now()
+		err := t.sameDocument(before)
+		if err == nil {
+			p.time("Page.getFrameTree (same document?)", start)
+		}
+		done <- err
+	}()
+	return sync.OnceValue(func() error { return <-done })
+}
+
 // frameInfo is one frame of Page.getFrameTree.
 type frameInfo struct {
 	id, parent, url, loader string
@@ -132,6 +147,9 @@ type parts struct {
 	// already (nil for a full capture).
 	docs   []domsnap.Document
 	viewAX map[string][]domsnap.AXNode
+	// sameDoc, when set, is the final same-document check, started as
+	// soon as the capture's last query was answered (finish waits for it).
+	sameDoc func() error
 
 	// Out-of-process iframes only: the frame holding the iframe element,
 	// that element's backendNodeId there (DOM.getFrameOwner), the target's
@@ -214,11 +232,12 @@ func (t *Tab) captureOnce(before []frameInfo) (*domsnap.Capture, error) {
 // routed for acting), and the whole is validated. adjust sets what the
 // kind of capture knows better.
 func (t *Tab) finish(before []frameInfo, p *parts, sub []*parts, start time.Time, step string, adjust func(*domsnap.Capture)) (*domsnap.Capture, error) {
-	check := time.Now()
-	if err := t.sameDocument(before); err != nil {
+	if p.sameDoc == nil {
+		p.sameDoc = t.sameDocumentSoon(before, p)
+	}
+	if err := p.sameDoc(); err != nil {
 		return nil, err
 	}
-	p.time("Page.getFrameTree (same document?)", check)
 	c, err := assemble(before, p)
 	if err != nil {
 		return nil, err

@@ -393,7 +393,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	var sub []*parts
 	var next *viewMemo
 	if res.Incremental && memo != nil {
-		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened)
+		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened, before)
 	} else {
 		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
 	}
@@ -472,7 +472,7 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts, list
 		plans[d] = planOf(&res.Docs[d], &docs[d])
 	}
 	var ax [][]domsnap.AXNode
-	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, nil) })
+	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, nil, nil) })
 	var listenersFailed bool
 	wg.Go(func() { listenersFailed = t.viewListeners(docs, plans, res.Walked, p) != nil })
 	var sub []*parts
@@ -930,9 +930,11 @@ func planOf(vd *viewDoc, doc *domsnap.Document) axPlan {
 // are not fresh are taken from it (unless the result does not fit
 // together, see fitsTogether); it returns what was fetched for each of
 // the top document's nodes, for the next capture.
-func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse) ([][]domsnap.AXNode, map[int64][]*accessibility.Node) {
+// answered, if not nil, is called once every query was answered, before
+// the answers are converted.
+func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func()) ([][]domsnap.AXNode, map[int64][]*accessibility.Node) {
 	start := time.Now()
-	out := make([][]domsnap.AXNode, len(plans))
+	merged := make([][]*accessibility.Node, len(plans))
 	calls, reused := 0, 0
 	var keep map[int64][]*accessibility.Node
 	for d, plan := range plans {
@@ -967,6 +969,13 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse) ([][]domsnap.A
 				}
 			}
 		}
+		merged[d] = nodes
+	}
+	if answered != nil {
+		answered()
+	}
+	out := make([][]domsnap.AXNode, len(plans))
+	for d, nodes := range merged {
 		out[d] = convertAX(nodes)
 	}
 	step := fmt.Sprintf("AX of kept nodes (%d queries)", calls)
