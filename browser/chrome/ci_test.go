@@ -2,9 +2,9 @@ package chrome
 
 import (
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/axfuse/axfuse/internal/ci"
 )
 
 // TestMissingChromiumFailsUnderCI runs this package's browser tests in a
@@ -14,24 +14,9 @@ func TestMissingChromiumFailsUnderCI(t *testing.T) {
 	if os.Getenv("AXFUSE_CHILD_TEST") != "" {
 		t.Skip("in the child process")
 	}
-	const tests = "^(TestPageLogKeepsEveryAnswer|TestCaptureReuseOnlyWhenNothingChanged|TestIncrementalCaptureEqualsWhole)$"
-	for _, tc := range []struct {
-		ci       string
-		wantFail bool
-		want     string
-	}{
-		{"true", true, "CI=true and no Chromium"},
-		{"1", true, "CI=1 and no Chromium"},
-		{"", false, "--- SKIP: TestPageLogKeepsEveryAnswer"},
-	} {
-		cmd := exec.Command(os.Args[0], "-test.run="+tests, "-test.v", "-test.count=1")
-		cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "CI=" + tc.ci, "AXFUSE_CHILD_TEST=1"}
-		out, err := cmd.CombinedOutput()
-		if failed := err != nil; failed != tc.wantFail || !strings.Contains(string(out), tc.want) {
-			t.Errorf("CI=%q: failed %v, want %v, and %q in:\n%s", tc.ci, failed, tc.wantFail, tc.want, out)
-		}
-		if tc.wantFail && strings.Contains(string(out), "--- SKIP") {
-			t.Errorf("CI=%q: a test skipped:\n%s", tc.ci, out)
-		}
-	}
+	child := []string{"AXFUSE_CHILD_TEST=1"}
+	ci.RunChildren(t, "^(TestPageLogKeepsEveryAnswer|TestCaptureReuseOnlyWhenNothingChanged|TestIncrementalCaptureEqualsWhole)$",
+		ci.Child{CI: "true", Env: child, Fail: true, Want: "CI=true and no Chromium"},
+		ci.Child{CI: "1", Env: child, Fail: true, Want: "CI=1 and no Chromium"},
+		ci.Child{CI: "", Env: child, Want: "--- SKIP: TestPageLogKeepsEveryAnswer"})
 }

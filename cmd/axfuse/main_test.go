@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/axfuse/axfuse/browser/chrome"
@@ -37,26 +36,12 @@ func TestMain(m *testing.M) {
 // package's start and in needChromium itself (the start check turned off);
 // outside CI it skips.
 func TestMissingChromiumFailsUnderCI(t *testing.T) {
-	for _, tc := range []struct {
-		ci, noPrecheck string
-		wantFail       bool
-		want           string
-	}{
-		{"true", "", true, "CI=true and no Chromium"},
-		{"true", "1", true, "CI=true and no Chromium"},
-		{"1", "1", true, "CI=1 and no Chromium"},
-		{"", "", false, "--- SKIP: TestHiddenTextNeverPrinted"},
-	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHiddenTextNeverPrinted$", "-test.v", "-test.count=1")
-		cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "CI=" + tc.ci, "AXFUSE_TEST_NO_PRECHECK=" + tc.noPrecheck}
-		out, err := cmd.CombinedOutput()
-		if failed := err != nil; failed != tc.wantFail || !strings.Contains(string(out), tc.want) {
-			t.Errorf("CI=%q, start check off %q: failed %v, want %v, and %q in:\n%s", tc.ci, tc.noPrecheck, failed, tc.wantFail, tc.want, out)
-		}
-		if tc.wantFail && strings.Contains(string(out), "SKIP") {
-			t.Errorf("CI=%q: a test skipped:\n%s", tc.ci, out)
-		}
-	}
+	startCheckOff := []string{"AXFUSE_TEST_NO_PRECHECK=1"}
+	ci.RunChildren(t, "^TestHiddenTextNeverPrinted$",
+		ci.Child{CI: "true", Fail: true, Want: "CI=true and no Chromium"},
+		ci.Child{CI: "true", Env: startCheckOff, Fail: true, Want: "CI=true and no Chromium"},
+		ci.Child{CI: "1", Env: startCheckOff, Fail: true, Want: "CI=1 and no Chromium"},
+		ci.Child{CI: "", Want: "--- SKIP: TestHiddenTextNeverPrinted"})
 }
 
 // runProcess runs axfuse as a separate process and returns its stdout.

@@ -3,8 +3,6 @@ package ci
 import (
 	"errors"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
 )
 
@@ -19,32 +17,34 @@ func TestRunning(t *testing.T) {
 }
 
 // TestNeedFailsUnderCI runs itself again in a child process, there as a
-// test that lacks Chromium: under CI the child must fail, never skip;
-// outside CI it skips.
+// test that lacks Chromium: under CI the child must fail, never skip or go
+// on; outside CI it skips.
 func TestNeedFailsUnderCI(t *testing.T) {
 	if os.Getenv("AXFUSE_CI_CHILD") != "" {
 		Need(t, "Chromium", errors.New("not on PATH"))
 		t.Log("went on")
 		return
 	}
-	for _, tc := range []struct {
-		ci       string
-		wantFail bool
-		want     string
-	}{
-		{"true", true, "CI=true and no Chromium: not on PATH"},
-		{"1", true, "CI=1 and no Chromium"},
-		{"", false, "--- SKIP: TestNeedFailsUnderCI"},
-		{"false", false, "--- SKIP: TestNeedFailsUnderCI"},
-	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestNeedFailsUnderCI$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "AXFUSE_CI_CHILD=1", "CI="+tc.ci)
-		out, err := cmd.CombinedOutput()
-		if failed := err != nil; failed != tc.wantFail || !strings.Contains(string(out), tc.want) {
-			t.Errorf("CI=%q: failed %v, want %v, and %q in:\n%s", tc.ci, failed, tc.wantFail, tc.want, out)
-		}
-		if tc.wantFail && (strings.Contains(string(out), "--- SKIP") || strings.Contains(string(out), "went on")) {
-			t.Errorf("CI=%q: the test skipped or went on:\n%s", tc.ci, out)
-		}
+	child := []string{"AXFUSE_CI_CHILD=1"}
+	RunChildren(t, "^TestNeedFailsUnderCI$",
+		Child{CI: "true", Env: child, Fail: true, Want: "CI=true and no Chromium: not on PATH", Not: "went on"},
+		Child{CI: "1", Env: child, Fail: true, Want: "CI=1 and no Chromium", Not: "went on"},
+		Child{CI: "", Env: child, Want: "--- SKIP: TestNeedFailsUnderCI"},
+		Child{CI: "false", Env: child, Want: "--- SKIP: TestNeedFailsUnderCI"})
+}
+
+// TestRunChildrenFails: RunChildren reports a child whose outcome is not
+// the one asked (run in a child itself, so that its failure is seen, not
+// suffered).
+func TestRunChildrenFails(t *testing.T) {
+	switch os.Getenv("AXFUSE_CI_CHILD") {
+	case "":
+	case "inner":
+		Need(t, "Chromium", errors.New("not on PATH"))
+		return
+	default:
+		RunChildren(t, "^TestRunChildrenFails$", Child{CI: "true", Env: []string{"AXFUSE_CI_CHILD=inner"}, Want: "skipped, not failed"})
+		return
 	}
+	RunChildren(t, "^TestRunChildrenFails$", Child{CI: "", Env: []string{"AXFUSE_CI_CHILD=outer"}, Fail: true, Want: "failed true, want false"})
 }
