@@ -241,6 +241,9 @@ type Tab struct {
 	// afterPass, set by tests only, runs between a viewport pass and the
 	// calls that follow it (a navigation there must not mix documents).
 	afterPass func()
+	// beforePass, set by tests only, runs once the AX nodes the quiet
+	// check named were answered, before the pass.
+	beforePass func()
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
 	// attached holds the sessions on out-of-process iframes, by target id;

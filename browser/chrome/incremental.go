@@ -16,6 +16,7 @@ import (
 	"github.com/axfuse/axfuse/index"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 )
 
 // Incremental viewport captures. After an action, most of a big page is
@@ -173,14 +174,125 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 type axReuse struct {
 	nodes map[int64][]*accessibility.Node
 	fresh map[int64]bool
+	// asked holds the answers asked alongside the pass (axSpec), which
+	// serve fresh nodes; alongside counts those taken.
+	asked     map[int64][]*accessibility.Node
+	alongside int
 }
 
 // take is the answer to reuse for backend b, nil when it must be asked.
 func (r *axReuse) take(b int64) []*accessibility.Node {
-	if r == nil || r.fresh[b] {
+	switch {
+	case r == nil:
 		return nil
+	case r.fresh[b]:
+		ns := r.asked[b]
+		if ns != nil {
+			r.alongside++
+		}
+		return ns
 	}
 	return r.nodes[b]
+}
+
+// axSpec is the AX nodes asked alongside an incremental pass: those of the
+// nodes the quiet check found changed (specOf in viewport.js).
+type axSpec struct {
+	gen      int     // the memo's pass the numbers are of
+	ids, anc []int   // changed nodes and those below them; their ancestors
+	added    []int64 // backend ids of nodes added since (no number yet)
+	done     chan struct{}
+	got      map[int64][]*accessibility.Node
+}
+
+// viewSpec asks the viewport memo of the top document's world which nodes
+// the next pass will likely want the AX nodes of, nil for none.
+func (t *Tab) viewSpec(top frameInfo, gen int) *axSpec {
+	expr := fmt.Sprintf(`(() => { const vs = Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
+		const v = vs && vs.doc === document ? vs.get(%q) : null;
+		const s = v && typeof v.specOf === 'function' ? v.specOf(%d, %d) : null;
+		return s ? [JSON.stringify([s[0], s[1]]), s[2]] : null; })()`, t.memoToken(), gen, maxSpec)
+	var raw []byte
+	err := t.call("nodes changed since the last capture", func(ctx context.Context) error {
+		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
+		if err == nil && r.Result != nil && r.Result.DeepSerializedValue != nil {
+			raw = r.Result.DeepSerializedValue.Value
+		}
+		return err
+	})
+	var pair []serialized
+	if err != nil || decodeLenient(raw, &pair) != nil || len(pair) != 2 {
+		return nil
+	}
+	var text string
+	var named [][]int
+	if decodeLenient(pair[0].Value, &text) != nil || json.Unmarshal([]byte(text), &named) != nil || len(named) != 2 {
+		return nil
+	}
+	var items []serialized
+	if len(pair[1].Value) > 0 && json.Unmarshal(pair[1].Value, &items) != nil {
+		return nil
+	}
+	s := &axSpec{gen: gen, ids: named[0], anc: named[1]}
+	for _, it := range items {
+		var n serializedNode
+		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil && n.Backend != 0 {
+			s.added = append(s.added, n.Backend)
+		}
+	}
+	if len(s.ids)+len(s.added) == 0 || len(s.ids)+len(s.anc)+len(s.added) > 3*maxSpec {
+		return nil
+	}
+	return s
+}
+
+// maxSpec bounds the nodes of each kind a quiet check names for the next
+// pass's AX queries: past it, the pass's own answer says which to ask.
+const maxSpec = 64
+
+// start asks for the AX nodes, in the background, when the spec names
+// nodes of memo's pass: the changed nodes and those below them, and of
+// their ancestors those the pass would ask again (see keepsAX: asking a
+// table's costs about as much as its rows).
+func (s *axSpec) start(t *Tab, memo *viewMemo) {
+	if s == nil || s.gen != memo.gen {
+		return
+	}
+	ask := slices.Clone(s.added)
+	for _, id := range s.ids {
+		if b := memo.ids[id]; b != 0 {
+			ask = append(ask, b)
+		}
+	}
+	for _, id := range s.anc {
+		if b := memo.ids[id]; b != 0 && !keepsAX(memo.ax[b], b) {
+			ask = append(ask, b)
+		}
+	}
+	s.done = make(chan struct{})
+	go func() {
+		defer close(s.done)
+		got := t.fetchAXQueries(ask, axNode)
+		s.got = make(map[int64][]*accessibility.Node, len(ask))
+		for i, b := range ask {
+			if got[i] != nil {
+				s.got[b] = got[i]
+			}
+		}
+	}()
+}
+
+// answers waits for the AX nodes and gives them when they stand (ok: the
+// pass saw nothing recorded after the quiet check named them).
+func (s *axSpec) answers(ok bool) map[int64][]*accessibility.Node {
+	if s == nil || s.done == nil {
+		return nil
+	}
+	<-s.done
+	if !ok {
+		return nil
+	}
+	return s.got
 }
 
 // fitsTogether checks the AX nodes, reused and fresh, against each other:
@@ -276,7 +388,7 @@ func holdsFrame(doc *domsnap.Document) bool {
 // viewPartsAgain is viewParts for an incremental pass: the layout metrics
 // are the memo's (the pass found the viewport where it was), and only the
 // nodes that may have changed are asked for their AX nodes and listeners.
-func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord, before []frameInfo) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord, before []frameInfo, asked map[int64][]*accessibility.Node) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
 	if rec == nil {
 		rec = t.askListened(memo.listenSeq)
 	}
@@ -310,7 +422,7 @@ func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts,
 	// capture was answered, while Go converts the AX answers (0.5-1 ms on
 	// the 5,000-row table), not after.
 	check := make(chan func() error, 1)
-	ax, nextAX := t.partialAX(plans, p, &axReuse{memo.ax, fresh}, func() {
+	ax, nextAX := t.partialAX(plans, p, &axReuse{nodes: memo.ax, fresh: fresh, asked: asked}, func() {
 		go func() {
 			others.Wait()
 			check <- t.sameDocumentSoon(before, p)

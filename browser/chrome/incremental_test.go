@@ -530,6 +530,71 @@ func median(xs []float64) float64 {
 	return xs[len(xs)/2]
 }
 
+// TestChangeBetweenQuietCheckAndPass: the AX nodes of what changed are
+// asked alongside the pass, as the quiet check named them. A page that
+// changes them again once they were answered, before the pass runs, must
+// not get the answers of the earlier state into the capture: it equals a
+// whole capture made after it. With no change between, the capture asks
+// no AX node after the pass.
+func TestChangeBetweenQuietCheckAndPass(t *testing.T) {
+	requireBrowser(t)
+	base := servePages(t)
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	if err := tab.Navigate(base+"/incremental/table.html", 0); err != nil {
+		t.Fatal(err)
+	}
+	o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
+	if _, err := tab.CaptureWith(o); err != nil {
+		t.Fatal(err)
+	}
+	change := func(js string) {
+		t.Helper()
+		if _, err := tab.Evaluate(`(() => { ` + js + `; return new Promise(r => requestAnimationFrame(() => setTimeout(r, 0))); })()`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const cell = `document.querySelector('tbody').rows[2].cells[2]`
+	axAsked := func(c *domsnap.Capture) string {
+		for _, tm := range c.Timings {
+			if strings.HasPrefix(tm.Step, "AX of kept nodes") {
+				return tm.Step
+			}
+		}
+		return ""
+	}
+	for _, tc := range []struct {
+		name, between string
+		askedAfter    bool
+	}{
+		{"nothing between", "", false},
+		{"the cell's text changes again", cell + `.firstChild.data = 'late refund'`, true},
+		{"the row's class changes again", cell + `.parentNode.className = 'late'`, true},
+		{"a row is inserted above", `document.querySelector('tbody').prepend(document.querySelector('tbody').rows[9].cloneNode(true))`, true},
+	} {
+		change(cell + `.textContent = ` + cell + `.textContent === 'paid' ? 'refunded' : 'paid'`)
+		ran := false
+		tab.beforePass = func() {
+			ran = true
+			if tc.between != "" {
+				change(tc.between)
+			}
+		}
+		c, err := tab.CaptureWith(o)
+		tab.beforePass = nil
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !ran || !incremental(c) {
+			t.Fatalf("%s: not an incremental capture with the hook run (%v): %s", tc.name, ran, passStep(c))
+		}
+		step := axAsked(c)
+		if after := !strings.HasPrefix(step, "AX of kept nodes (0 queries"); after != tc.askedAfter {
+			t.Errorf("%s: AX nodes asked after the pass %v, want %v (%s)", tc.name, after, tc.askedAfter, step)
+		}
+		sameCapture(t, tc.name, c, captureWhole(t, tab, o))
+	}
+}
+
 // TestNavigationAfterAnIncrementalPass: the page navigates between an
 // incremental pass and the calls that follow it (AX, listeners). The
 // capture either is of the new document alone or fails with a clear

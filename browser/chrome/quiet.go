@@ -76,6 +76,9 @@ type quietCheck struct {
 	// shadow root, a custom element); the check then arms no watch.
 	never  string
 	timing domsnap.Timing
+	// spec names the nodes whose AX nodes the next incremental pass will
+	// likely want (nil: none), asked alongside the watch.
+	spec *axSpec
 }
 
 // neverQuiet is a document no capture of which is kept, and why: what
@@ -118,6 +121,13 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		quiet, why, chk.gen = t.quietWatch(top, gen, q != nil && q.shadows)
 	}
 	perf := func() { chk.counts, chk.ok = t.perfCounts() }
+	// The viewport memo's pass names the nodes the next pass will likely
+	// ask the AX nodes of (the check's answer decides whether one runs).
+	spec := func(top frameInfo) {
+		if m := t.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
+			chk.spec = t.viewSpec(top, m.gen)
+		}
+	}
 	// With a capture kept, the page is most likely the one it was: the
 	// watch and the counters are asked alongside the frame tree, not
 	// after it (a round trip less); the watch is asked again should the
@@ -126,6 +136,7 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	if guessed {
 		wg.Go(func() { watch(q.frames[0]) })
 		wg.Go(perf)
+		wg.Go(func() { spec(q.frames[0]) })
 	}
 	frames, err := t.frameTree(t.ctx)
 	if err != nil {
@@ -145,8 +156,10 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	case !guessed:
 		wg.Go(func() { watch(frames[0]) })
 		wg.Go(perf)
+		wg.Go(func() { spec(frames[0]) })
 	case frames[0].id != q.frames[0].id || frames[0].loader != q.frames[0].loader:
 		wg.Wait() // armed in a document that is gone: arm this one
+		chk.spec = nil
 		wg.Go(func() { watch(frames[0]) })
 	}
 	wg.Go(counts.wait)

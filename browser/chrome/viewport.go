@@ -138,7 +138,7 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 			o.OnCanvas()
 		}
 	}
-	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames)
+	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames, chk.spec)
 	refuse := ""
 	switch {
 	case err != nil:
@@ -159,16 +159,16 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 // captureWith captures anew; frames, when read already, serve its first
 // attempt. forgot says auto mode forgot the document was small (its
 // full capture showed it grew).
-func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (c *domsnap.Capture, forgot bool, err error) {
+func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (c *domsnap.Capture, forgot bool, err error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
 		c, err = t.captureFrom(frames)
 		return c, false, err
 	}
 	start := time.Now()
 	c, err = retryOnNavigation(func() (*domsnap.Capture, error) {
-		before := frames
-		frames = nil
-		return t.captureViewport(o, counts, before)
+		before, sp := frames, spec
+		frames, spec = nil, nil
+		return t.captureViewport(o, counts, before, sp)
 	})
 	var fb errFallBack
 	if !errors.As(err, &fb) {
@@ -330,6 +330,9 @@ type viewResult struct {
 	Incremental bool   `json:"incremental"`
 	Gen         int    `json:"gen"`
 	Why         string `json:"why"`
+	// Spec says nothing was recorded between the quiet check's specOf and
+	// the pass: the AX nodes it named, asked alongside, stand.
+	Spec bool `json:"spec"`
 	// Cut says the hit-test probes ran out of time or number: paint
 	// order may then differ from one pass to the next.
 	Cut bool `json:"cut"`
@@ -343,7 +346,7 @@ type serializedNode struct {
 	Loader  string `json:"loaderId"`
 }
 
-func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo) (*domsnap.Capture, error) {
+func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (*domsnap.Capture, error) {
 	start := time.Now()
 	before, p, err := t.beginFrom(frames)
 	if err != nil {
@@ -364,10 +367,22 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	if o.Fresh {
 		memo, noMemo = nil, ""
 	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
+	var listened *listenRecord
+	if memo != nil {
+		// Asked alongside the pass, with the AX nodes the quiet check
+		// named: the renderer answers them right after it (or before),
+		// with no round trip between.
+		spec.start(t, memo)
+		listened = t.askListened(memo.listenSeq)
+	}
+	if t.beforePass != nil {
+		spec.answers(true)
+		t.beforePass()
+	}
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo, listened)
 	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.
-		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
+		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank", nil)
 	}
 	if err != nil {
 		if errors.Is(t.sameDocument(before), errDocumentChanged) {
@@ -393,7 +408,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	var sub []*parts
 	var next *viewMemo
 	if res.Incremental && memo != nil {
-		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened, before)
+		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened, before, spec.answers(res.Spec))
 	} else {
 		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
 	}
@@ -402,7 +417,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 		// A shadow root was attached around the pass: walk everything.
 		t.memo.Store(nil)
 		counts.wide = stale.wide
-		return t.captureViewport(o, counts, nil)
+		return t.captureViewport(o, counts, nil, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -562,7 +577,7 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
 // noMemo, without a memo, says why there is none (for the timings).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string, listened *listenRecord) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
@@ -611,15 +626,14 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if err != nil {
 		return nil, err
 	}
-	var listened *listenRecord
-	if memo != nil {
+	if memo != nil && listened == nil {
 		// The renderer is free while Go reads the answer.
 		listened = t.askListened(memo.listenSeq)
 	}
 	pass, err := decodeViewportPass(raw, memo)
 	if errors.Is(err, errMemoLacks) {
 		t.memo.Store(nil)
-		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks")
+		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks", nil)
 	}
 	if err != nil {
 		return nil, err
@@ -949,7 +963,7 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func(
 			if !fitsTogether(per) {
 				per, asked = t.fetchAXEach(plan.nodes, nil)
 				calls += asked
-				reused = 0
+				reused, r.alongside = 0, 0
 			}
 		}
 		nodes := mergeAX(nil, per...)
@@ -980,7 +994,10 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func(
 	}
 	step := fmt.Sprintf("AX of kept nodes (%d queries)", calls)
 	if reuse != nil {
-		step = fmt.Sprintf("AX of kept nodes (%d queries, %d as at the last capture)", calls, reused)
+		step = fmt.Sprintf("AX of kept nodes (%d queries, %d as at the last capture)", calls, reused-reuse.alongside)
+		if reuse.alongside > 0 {
+			step = fmt.Sprintf("AX of kept nodes (%d queries, %d as at the last capture, %d asked alongside the pass)", calls, reused-reuse.alongside, reuse.alongside)
+		}
 	}
 	p.time(step, start)
 	return out, keep

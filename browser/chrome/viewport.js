@@ -843,7 +843,9 @@
   const makeView = Function('watchOpts', 'maxPending', `
     const v = { doc: document, token: '', gen: 0, seq: 0, roots: new WeakMap(), runs: new WeakMap(), kids: new WeakMap(), styles: new WeakMap(), ids: new WeakMap(), lastId: 0, emitted: new WeakMap(),
       touched: new Set(), changed: new Set(), onattr: new Set(), pending: [], full: 'no memo yet' };
+    v.count = 0; // records and touches seen, for specOf
     v.mo = new MutationObserver((rs) => {
+      v.count += rs.length;
       if (v.full) return;
       if (v.pending.length + rs.length > maxPending) { v.full = 'too many changes'; v.pending = []; return; }
       for (const r of rs) v.pending.push(r);
@@ -857,6 +859,7 @@
     const fonts = fontsDesc ? fontsDesc.get.call(document) : null;
     v.stop = () => { v.mo.disconnect(); ac.abort(); };
     const touch = (e) => {
+      v.count++;
       if (v.full || !e.target || !e.target.nodeType) return;
       if (v.touched.size > maxPending) { v.full = 'too many changes'; v.touched.clear(); return; }
       v.touched.add(e.target);
@@ -866,6 +869,59 @@
     }
     for (const type of ['scroll', 'resize', 'toggle']) window.addEventListener(type, () => { v.full = v.full || type; }, { capture: true, passive: true, signal: ac.signal });
     if (fonts) on.call(fonts, 'loadingdone', () => { v.full = v.full || 'fonts loaded'; }, { signal: ac.signal });
+    // specOf names, as the memo numbers them, the kept nodes of the pass
+    // numbered expect whose AX nodes the next pass will likely want again:
+    // those changed since and the kept nodes below them, then (apart)
+    // their ancestors, which Go asks for only if their roles take a name
+    // from their content (null past max of them, or when that pass is not
+    // the memo's). Go asks for their AX nodes alongside the pass; the pass
+    // says (spec) whether nothing was recorded in between, or they are
+    // asked again. Nodes added since have no number: they come as nodes
+    // (added), for their backendNodeIds.
+    const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+    const parentGet = get(Node.prototype, 'parentNode'), firstGet = get(Node.prototype, 'firstChild'),
+      nextGet = get(Node.prototype, 'nextSibling'), hostGet = get(ShadowRoot.prototype, 'host'), nodeTypeGet = get(Node.prototype, 'nodeType');
+    v.specOf = (expect, max) => {
+      if (v.full || !v.gen || v.gen !== expect) return null;
+      const rs = v.mo.takeRecords();
+      v.count += rs.length;
+      for (const r of rs) v.pending.push(r);
+      if (v.pending.length > maxPending) return null;
+      const seen = new Set(), ids = [], anc = [], added = [];
+      let budget = 8 * max;
+      const add = (n, to) => {
+        if (seen.has(n)) return false;
+        seen.add(n);
+        const id = v.ids.get(n);
+        if (id !== undefined && v.emitted.get(n) === v.gen) to.push(id);
+        else if (id === undefined && to === ids) added.push(n);
+        return true;
+      };
+      const parent = x => parentGet.call(x) || (nodeTypeGet.call(x) === 11 ? hostGet.call(x) : null);
+      const below = n => {
+        for (let c = firstGet.call(n); c; c = nextGet.call(c)) {
+          if (--budget < 0) return;
+          add(c, ids);
+          below(c);
+        }
+      };
+      const targets = [...v.touched];
+      for (const r of v.pending) {
+        targets.push(r.target);
+        if (r.type === 'childList') for (const a of r.addedNodes) targets.push(a);
+      }
+      for (const t of targets) add(t, ids);
+      for (const t of targets) {
+        below(t);
+        if (budget < 0 || ids.length > max || added.length > max) return null;
+      }
+      for (const t of targets) {
+        for (let x = parent(t); x && add(x, anc); x = parent(x));
+        if (anc.length > max) return null;
+      }
+      v.specAt = v.count;
+      return [ids, anc, added];
+    };
     return v;`).bind(null, watchOpts, 20000);
   function noteRecords(v, records) {
     for (const r of records) {
@@ -961,8 +1017,14 @@
     views.set(token, view);
   }
   noteRecords(view, view.pending);
-  noteRecords(view, view.mo.takeRecords());
+  const taken = view.mo.takeRecords();
+  view.count += taken.length;
+  noteRecords(view, taken);
   view.pending = [];
+  // The nodes specOf named stand for this pass's if nothing was recorded
+  // after it.
+  out.spec = view.specAt !== undefined && view.specAt === view.count;
+  view.specAt = undefined;
   const nextGen = ++view.seq;
   let inc = prepare(view);
   if (typeof inc === 'string') { out.why = inc; inc = null; }
