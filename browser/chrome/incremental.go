@@ -388,10 +388,9 @@ func holdsFrame(doc *domsnap.Document) bool {
 // viewPartsAgain is viewParts for an incremental pass: the layout metrics
 // are the memo's (the pass found the viewport where it was), and only the
 // nodes that may have changed are asked for their AX nodes and listeners.
+// rec is settle.js's listener record, asked with the pass; asked holds the
+// AX answers asked alongside it that stand (nil: none).
 func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord, before []frameInfo, asked map[int64][]*accessibility.Node) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
-	if rec == nil {
-		rec = t.askListened(memo.listenSeq)
-	}
 	p.metrics, p.dpr = memo.metrics, memo.dpr
 	doc, vd := &docs[0], &res.Docs[0]
 	fresh, lfresh := map[int64]bool{}, map[int64]bool{}
@@ -495,8 +494,7 @@ func setListeners(n *domsnap.Node, types []string) {
 }
 
 // listenRecord is settle.js's answer to listenedSince, asked in the
-// background: as soon as the pass has answered, before the AX queries are
-// sent, it is the first call in the renderer's queue and the first back.
+// background together with an incremental pass (captureViewport).
 type listenRecord struct {
 	ready     chan struct{}
 	seq, wide int64

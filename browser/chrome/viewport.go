@@ -379,10 +379,10 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 		spec.answers(true)
 		t.beforePass()
 	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo, listened)
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
 	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.
-		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank", nil)
+		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
 	}
 	if err != nil {
 		if errors.Is(t.sameDocument(before), errDocumentChanged) {
@@ -408,7 +408,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	var sub []*parts
 	var next *viewMemo
 	if res.Incremental && memo != nil {
-		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, pass.listened, before, spec.answers(res.Spec))
+		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, listened, before, spec.answers(res.Spec))
 	} else {
 		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
 	}
@@ -577,7 +577,7 @@ func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
 // noMemo, without a memo, says why there is none (for the timings).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string, listened *listenRecord) (*passOut, error) {
+func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
@@ -626,19 +626,14 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	if err != nil {
 		return nil, err
 	}
-	if memo != nil && listened == nil {
-		// The renderer is free while Go reads the answer.
-		listened = t.askListened(memo.listenSeq)
-	}
 	pass, err := decodeViewportPass(raw, memo)
 	if errors.Is(err, errMemoLacks) {
 		t.memo.Store(nil)
-		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks", nil)
+		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks")
 	}
 	if err != nil {
 		return nil, err
 	}
-	pass.listened = listened
 	res := pass.res
 	res.Share = maxShare
 	how := ""
@@ -669,9 +664,6 @@ type passOut struct {
 	backends []int64
 	loaders  []string
 	ids      []int
-	// listened is settle.js's listener record, asked right after an
-	// incremental pass.
-	listened *listenRecord
 }
 
 // errMemoLacks: an incremental pass named a node by a number the memo
