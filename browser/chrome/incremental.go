@@ -220,23 +220,17 @@ func (t *Tab) viewSpec(top frameInfo, gen int) *axSpec {
 		}
 		return err
 	})
-	var pair []serialized
-	if err != nil || decodeLenient(raw, &pair) != nil || len(pair) != 2 {
+	if err != nil {
 		return nil
 	}
-	var text string
+	text, nodes, _, err := decodeTextAndNodes(raw, 2)
 	var named [][]int
-	if decodeLenient(pair[0].Value, &text) != nil || json.Unmarshal([]byte(text), &named) != nil || len(named) != 2 {
-		return nil
-	}
-	var items []serialized
-	if len(pair[1].Value) > 0 && json.Unmarshal(pair[1].Value, &items) != nil {
+	if err != nil || json.Unmarshal([]byte(text), &named) != nil || len(named) != 2 {
 		return nil
 	}
 	s := &axSpec{gen: gen, ids: named[0], anc: named[1]}
-	for _, it := range items {
-		var n serializedNode
-		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil && n.Backend != 0 {
+	for _, n := range nodes {
+		if n.Backend != 0 {
 			s.added = append(s.added, n.Backend)
 		}
 	}

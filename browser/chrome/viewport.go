@@ -675,12 +675,8 @@ var errMemoLacks = errors.New("viewport pass: a node the memo lacks")
 // backend id is its serialized one, or the memo's for a node the memo's
 // pass gave already.
 func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
-	var pair []serialized
-	if err := decodeLenient(raw, &pair); err != nil || len(pair) != 3 {
-		return nil, fmt.Errorf("viewport pass: unexpected result shape")
-	}
-	var text string
-	if err := decodeLenient(pair[0].Value, &text); err != nil {
+	text, items, rest, err := decodeTextAndNodes(raw, 3)
+	if err != nil {
 		return nil, fmt.Errorf("viewport pass: %w", err)
 	}
 	res := &viewResult{}
@@ -690,14 +686,8 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 	if err := expandSame(res, memo); err != nil {
 		return nil, err
 	}
-	if json.Unmarshal(pair[2].Value, &res.Canvases) != nil {
+	if json.Unmarshal(rest[0].Value, &res.Canvases) != nil {
 		res.Canvases = 0
-	}
-	var items []serialized
-	if len(pair[1].Value) > 0 {
-		if err := json.Unmarshal(pair[1].Value, &items); err != nil {
-			return nil, fmt.Errorf("viewport pass: %w", err)
-		}
 	}
 	out := &passOut{res: res}
 	for d := range res.Docs {
@@ -706,10 +696,7 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 			var loader string
 			switch {
 			case vn.NID >= 0 && vn.NID < len(items):
-				var n serializedNode
-				if items[vn.NID].Type == "node" && json.Unmarshal(items[vn.NID].Value, &n) == nil {
-					b, loader = n.Backend, n.Loader
-				}
+				b, loader = items[vn.NID].Backend, items[vn.NID].Loader
 			case vn.PseudoType != "":
 			case memo != nil && res.Incremental && memo.ids[vn.ID] != 0:
 				b, loader = memo.ids[vn.ID], memo.loader
@@ -722,6 +709,33 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 		}
 	}
 	return out, nil
+}
+
+// decodeTextAndNodes reads a deep-serialized answer of n items whose first
+// is a JSON text and second a list of DOM nodes: the text, each node's
+// backend id and loader (zero for an item that is not a node), and the
+// items after them.
+func decodeTextAndNodes(raw []byte, n int) (text string, nodes []serializedNode, rest []serialized, err error) {
+	var items []serialized
+	if err := decodeLenient(raw, &items); err != nil || len(items) != n || n < 2 {
+		return "", nil, nil, errors.New("unexpected result shape")
+	}
+	if err := decodeLenient(items[0].Value, &text); err != nil {
+		return "", nil, nil, err
+	}
+	var list []serialized
+	if len(items[1].Value) > 0 {
+		if err := json.Unmarshal(items[1].Value, &list); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	nodes = make([]serializedNode, len(list))
+	for i, it := range list {
+		if it.Type != "node" || json.Unmarshal(it.Value, &nodes[i]) != nil {
+			nodes[i] = serializedNode{}
+		}
+	}
+	return text, nodes, items[2:], nil
 }
 
 // expandSame gives each node an incremental pass sent as described at the
