@@ -16,7 +16,6 @@ import (
 	"github.com/axfuse/axfuse/index"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // Incremental viewport captures. After an action, most of a big page is
@@ -205,31 +204,15 @@ type axSpec struct {
 	got      map[int64][]*accessibility.Node
 }
 
-// viewSpec asks the viewport memo of the top document's world which nodes
-// the next pass will likely want the AX nodes of, nil for none.
-func (t *Tab) viewSpec(top frameInfo, gen int) *axSpec {
-	expr := fmt.Sprintf(`(() => { const vs = Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
-		const v = vs && vs.doc === document ? vs.get(%q) : null;
-		const s = v && typeof v.specOf === 'function' ? v.specOf(%d, %d) : null;
-		return s ? [JSON.stringify([s[0], s[1]]), s[2]] : null; })()`, t.memoToken(), gen, maxSpec)
-	var raw []byte
-	err := t.call("nodes changed since the last capture", func(ctx context.Context) error {
-		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
-		if err == nil && r.Result != nil && r.Result.DeepSerializedValue != nil {
-			raw = r.Result.DeepSerializedValue.Value
-		}
-		return err
-	})
-	if err != nil {
+// axSpecOf reads the spec part of the quiet watch's answer (named: [ids,
+// ancestors] or null; added: the nodes added since), nil for none.
+func axSpecOf(named json.RawMessage, added []serializedNode, gen int) *axSpec {
+	var lists [][]int
+	if gen <= 0 || json.Unmarshal(named, &lists) != nil || len(lists) != 2 {
 		return nil
 	}
-	text, nodes, _, err := decodeTextAndNodes(raw, 2)
-	var named [][]int
-	if err != nil || json.Unmarshal([]byte(text), &named) != nil || len(named) != 2 {
-		return nil
-	}
-	s := &axSpec{gen: gen, ids: named[0], anc: named[1]}
-	for _, n := range nodes {
+	s := &axSpec{gen: gen, ids: lists[0], anc: lists[1]}
+	for _, n := range added {
 		if n.Backend != 0 {
 			s.added = append(s.added, n.Backend)
 		}

@@ -77,7 +77,7 @@ type quietCheck struct {
 	never  string
 	timing domsnap.Timing
 	// spec names the nodes whose AX nodes the next incremental pass will
-	// likely want (nil: none), asked alongside the watch.
+	// likely want (nil: none), asked with the watch.
 	spec *axSpec
 }
 
@@ -114,20 +114,16 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	var why string
 	var wg sync.WaitGroup
 	watch := func(top frameInfo) {
-		gen := 0
+		gen, specGen := 0, 0
 		if q != nil {
 			gen = q.gen
 		}
-		quiet, why, chk.gen = t.quietWatch(top, gen, q != nil && q.shadows)
+		if m := t.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
+			specGen = m.gen // the viewport memo's pass names what changed since
+		}
+		quiet, why, chk.gen, chk.spec = t.quietWatch(top, gen, q != nil && q.shadows, specGen)
 	}
 	perf := func() { chk.counts, chk.ok = t.perfCounts() }
-	// The viewport memo's pass names the nodes the next pass will likely
-	// ask the AX nodes of (the check's answer decides whether one runs).
-	spec := func(top frameInfo) {
-		if m := t.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
-			chk.spec = t.viewSpec(top, m.gen)
-		}
-	}
 	// With a capture kept, the page is most likely the one it was: the
 	// watch and the counters are asked alongside the frame tree, not
 	// after it (a round trip less); the watch is asked again should the
@@ -136,7 +132,6 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	if guessed {
 		wg.Go(func() { watch(q.frames[0]) })
 		wg.Go(perf)
-		wg.Go(func() { spec(q.frames[0]) })
 	}
 	frames, err := t.frameTree(t.ctx)
 	if err != nil {
@@ -156,10 +151,8 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	case !guessed:
 		wg.Go(func() { watch(frames[0]) })
 		wg.Go(perf)
-		wg.Go(func() { spec(frames[0]) })
 	case frames[0].id != q.frames[0].id || frames[0].loader != q.frames[0].loader:
 		wg.Wait() // armed in a document that is gone: arm this one
-		chk.spec = nil
 		wg.Go(func() { watch(frames[0]) })
 	}
 	wg.Go(counts.wait)
@@ -276,33 +269,45 @@ var quietKey = func() string {
 }()
 
 // quietWatch runs quiet.js in the frame's isolated world, installed there
-// once (later calls send only the arguments).
-func (t *Tab) quietWatch(top frameInfo, gen int, walk bool) (quiet bool, why string, next int) {
-	short, install := installedCall(quietKey, quietJS, fmt.Sprintf("return f(%q, %d, %t);", t.memoToken(), gen, walk))
+// once (later calls send only the arguments). With specGen, the number of
+// the viewport memo's pass, the same call asks that memo which kept nodes
+// changed since (specOf in viewport.js): those whose AX nodes the next
+// pass will likely want (spec, nil for none).
+func (t *Tab) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet bool, why string, next int, spec *axSpec) {
+	short, install := installedCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
+		const vs = %[4]d > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
+		const v = vs && vs.doc === document ? vs.get(%[1]q) : null;
+		const s = v && typeof v.specOf === 'function' ? v.specOf(%[4]d, %[5]d) : null;
+		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, t.memoToken(), gen, walk, specGen, maxSpec))
 	var raw []byte
 	err := t.call("quiet watch", func(ctx context.Context) error {
 		for _, expr := range []string{short, install} {
-			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
 			if err != nil {
 				return err
 			}
-			if r.Result == nil || r.Result.Subtype == "null" {
+			if r.Result == nil || r.Result.DeepSerializedValue == nil {
+				return errors.New("no result")
+			}
+			if r.Result.DeepSerializedValue.Type == "null" {
 				continue // not installed in this world yet
 			}
-			raw = r.Result.Value
+			raw = r.Result.DeepSerializedValue.Value
 			return nil
 		}
 		return errors.New("the watch did not install")
 	})
 	if err != nil {
-		return false, "the watch: " + err.Error(), 0
+		return false, "the watch: " + err.Error(), 0, nil
 	}
-	var got []json.RawMessage
-	if json.Unmarshal(raw, &got) != nil || len(got) != 3 || json.Unmarshal(got[0], &quiet) != nil ||
-		json.Unmarshal(got[1], &why) != nil || json.Unmarshal(got[2], &next) != nil {
-		return false, "the watch: unexpected result shape", 0
+	text, nodes, _, err := decodeTextAndNodes(raw, 2)
+	var got, verdict []json.RawMessage
+	if err != nil || json.Unmarshal([]byte(text), &got) != nil || len(got) != 2 ||
+		json.Unmarshal(got[0], &verdict) != nil || len(verdict) != 3 || json.Unmarshal(verdict[0], &quiet) != nil ||
+		json.Unmarshal(verdict[1], &why) != nil || json.Unmarshal(verdict[2], &next) != nil {
+		return false, "the watch: unexpected result shape", 0, nil
 	}
-	return quiet, why, next
+	return quiet, why, next, axSpecOf(got[1], nodes, specGen)
 }
 
 // perfCounts reads the renderer's counters (the domain is enabled once).
