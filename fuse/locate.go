@@ -3,6 +3,7 @@ package fuse
 import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/paintorder"
 )
 
 // Locate finds the element a key names in the full tree, off-screen and
@@ -14,6 +15,11 @@ func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 	}
 	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node}
 	vd := t.view.ix.Check(n.at.Doc, n.at.Node)
+	if !vd.InViewport {
+		if b := t.view.g.ShownBox(n.at.Doc, n.at.Node); b.W <= 0 || b.H <= 0 {
+			vd = t.contentVerdict(n.at.Doc, n.at.Node, vd)
+		}
+	}
 	l.InViewport, l.Occluded, l.Point, l.Others = vd.InViewport, vd.Occluded, vd.Point, vd.Others
 	if b, ok := t.view.g.FrameBox(n.at.Doc, n.at.Node); ok {
 		l.FrameBox, l.HasBox = [4]float64{b.X, b.Y, b.W, b.H}, true
@@ -25,6 +31,33 @@ func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 		l.Cover = t.view.coverName(where{vd.By, true})
 	}
 	return l, true
+}
+
+// maxContentChecks bounds the nodes contentVerdict measures.
+const maxContentChecks = 64
+
+// contentVerdict is, for an element with no box of its own (an inline link
+// around an absolutely positioned heading: a person clicks the heading),
+// the verdict of the first node inside it in view and not covered — a
+// click there reaches the element, and Reaches accepts it — else of the
+// first in view, covered; own when none is in view.
+func (t *Tree) contentVerdict(doc, node int, own paintorder.Verdict) paintorder.Verdict {
+	first, found := own, false
+	tried := 0
+	for j := node + 1; t.view.g.Contains(doc, node, j) && tried < maxContentChecks; j++ {
+		if !t.view.ix.Checks(doc, j) {
+			continue
+		}
+		tried++
+		v := t.view.ix.Check(doc, j)
+		if v.InViewport && !v.Occluded {
+			return v
+		}
+		if v.InViewport && !found {
+			first, found = v, true
+		}
+	}
+	return first
 }
 
 // Reaches reports whether the node a hit test reached — a backend id within

@@ -50,9 +50,20 @@ async function (o) {
   };
   const checkable = (n) => (n.localName === 'input' && (n.type === 'checkbox' || n.type === 'radio')) ||
     /^(checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role(n));
-  const visible = (n) => {
+  const shown = (n) => {
     const r = n.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && n.checkVisibility({ visibilityProperty: true });
+  };
+  // An element with no box of its own (an inline link around an
+  // absolutely positioned heading) shows through what it holds: a person
+  // clicks that, and the click is still checked to land inside it.
+  const visible = (n) => {
+    if (shown(n)) return true;
+    const r = n.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 || !n.checkVisibility({ visibilityProperty: true })) return false;
+    const inner = n.querySelectorAll('*');
+    for (let i = 0; i < inner.length && i < 64; i++) if (shown(inner[i])) return true;
+    return false;
   };
   // stable: the box is the same over two animation frames, waited for up
   // to a second (an element sliding in settles). A hidden tab runs no

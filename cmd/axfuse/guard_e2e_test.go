@@ -184,6 +184,34 @@ func TestActMovingAndValueInputs(t *testing.T) {
 	}
 }
 
+// TestActBoxlessLink: a link with no box of its own is clicked where the
+// heading it holds shows, as a person would; one whose content lies off
+// the page is refused, and nothing is clicked.
+func TestActBoxlessLink(t *testing.T) {
+	endpoint, snap := attachedURL(t, servePage(t, "traps/boxless.html"), `heading "Boxless"`)
+	out := mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, snap, `link "Home page"`))
+	if log := pageEval(t, endpoint, `document.getElementById('log').innerText`); !strings.Contains(log, "home clicked") {
+		t.Errorf("the boxless link was not clicked; log %q:\n%s", log, out)
+	}
+	found := mustCLI(t, "find", "--cdp", endpoint, "--role", "link", "--name", "Ghost link")
+	ref := ""
+	for _, l := range strings.Split(found, "\n") {
+		if r, ok := strings.CutPrefix(strings.TrimSpace(l), "ref: "); ok {
+			ref = r
+		}
+	}
+	if ref == "" {
+		t.Fatalf("find gave the ghost link no ref:\n%s", found)
+	}
+	_, err := runCLI(t, "act", "--cdp", endpoint, "click", ref)
+	if err == nil || !strings.Contains(err.Error(), "nothing was done") {
+		t.Errorf("clicking the ghost link: %v, want a refusal", err)
+	}
+	if log := pageEval(t, endpoint, `document.getElementById('log').innerText`); strings.Contains(log, "ghost clicked") {
+		t.Errorf("the ghost link was clicked; log %q", log)
+	}
+}
+
 // TestActDragHTML5: a draggable card is dragged onto a drop zone with
 // HTML5 drag and drop; the page's drop handler moves it.
 func TestActDragHTML5(t *testing.T) {
