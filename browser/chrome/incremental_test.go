@@ -291,6 +291,9 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			if _, err := tab.CaptureWith(o); err != nil { // the first: a whole walk that leaves a memo
 				t.Fatal(err)
 			}
+			// machine: the last capture walked whole for a reason of the
+			// machine, and may have kept no memo for this one.
+			machine := false
 			for _, st := range tc.steps {
 				st.do(t, tab)
 				time.Sleep(50 * time.Millisecond) // the page's own handlers and layout
@@ -301,12 +304,20 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 				if strings.Contains(tc.page, "oopif") && len(c.Documents) < 2 {
 					t.Errorf("%s: the cross-site frame is not in the capture (%d documents)", st.name, len(c.Documents))
 				}
+				wasMachine := machine
+				machine = false
 				if got := incremental(c); st.want != either && got != (st.want == reuse) {
-					if envWalk(passStep(c)) {
+					switch {
+					case envWalk(passStep(c)):
 						// A call that failed or ran out of time on a loaded
 						// machine makes the tab walk everything, rightly.
 						t.Logf("%s: whole walk for a reason of the machine: %s", st.name, passStep(c))
-					} else {
+						machine = true
+					case wasMachine && !got:
+						// That walk kept no memo (settle.js's counts unknown):
+						// this capture walks whole too.
+						t.Logf("%s: whole walk after the machine's: %s", st.name, passStep(c))
+					default:
 						t.Errorf("%s: incremental %v, want %v (%s)", st.name, got, st.want == reuse, passStep(c))
 					}
 				}
