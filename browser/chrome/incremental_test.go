@@ -271,6 +271,12 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 			evalStep("it closes", `document.getElementById('dlg').close()`, walk),
 			evalStep("a filler far below takes a shadow root", `document.getElementById('f550').attachShadow({mode: 'open'}).innerHTML = '<h2>In a shadow root</h2><button>Shadow button</button>'`, walk),
 			evalStep("after it, nothing changed", ``, reuse),
+			// A listener belongs to the world whose function it calls: one
+			// made in a same-origin frame's realm and added to a node of the
+			// top document is the page's all the same.
+			evalStep("a frame far below is added", `document.body.append(Object.assign(document.createElement('iframe'), {id: 'realm'}))`, either),
+			evalStep("a label takes a listener made in the frame's realm",
+				`document.getElementById('lbl').addEventListener('click', new (document.getElementById('realm').contentWindow.Function)(''))`, reuse),
 		}},
 		// A hostile page: a form's controls and named images and forms
 		// shadow the DOM's own properties (form.nodeType is an input,
@@ -664,6 +670,54 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 			if n.Name == "TR" || n.Name == "TD" {
 				t.Errorf("%s: the capture holds the table's %s nodes (%s)", next, n.Name, passStep(c))
 				break
+			}
+		}
+	}
+}
+
+// TestOwnListenersAreNotThePages: the listeners axfuse's own scripts add
+// in their isolated world (the quiet check's watch, an action's guard) are
+// never the page's. DOMDebugger.getEventListeners with pierce reports the
+// listeners of every world; a page with no listeners must show none, in a
+// first capture, an incremental one, a whole one, and after an action.
+func TestOwnListenersAreNotThePages(t *testing.T) {
+	requireBrowser(t)
+	base := servePages(t)
+	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	if err := tab.Navigate(base+"/incremental/controls.html", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []domsnap.CaptureMode{domsnap.CaptureViewport, domsnap.CaptureFull} {
+		o := browser.CaptureOptions{Mode: mode}
+		captures := map[string]func() *domsnap.Capture{
+			"a capture": func() *domsnap.Capture {
+				c, err := tab.CaptureWith(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			},
+			"a whole capture": func() *domsnap.Capture { return captureWhole(t, tab, o) },
+		}
+		for _, step := range []string{"a capture", "a capture", "a whole capture", "a capture", "a whole capture"} {
+			noListeners(t, string(mode)+": "+step, captures[step]())
+		}
+		if err := tab.Hover(20, 20); err != nil {
+			t.Fatal(err)
+		}
+		noListeners(t, string(mode)+": after a hover", captures["a capture"]())
+		noListeners(t, string(mode)+": a whole capture after a hover", captures["a whole capture"]())
+	}
+}
+
+// noListeners fails when a node of c has a listener (controls.html adds
+// none).
+func noListeners(t *testing.T, step string, c *domsnap.Capture) {
+	t.Helper()
+	for _, d := range c.Documents {
+		for _, n := range d.Nodes {
+			if len(n.Listeners) > 0 {
+				t.Errorf("%s: %s has listeners %v, the page added none (%s)", step, n.Name, n.Listeners, passStep(c))
 			}
 		}
 	}

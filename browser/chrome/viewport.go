@@ -1160,8 +1160,12 @@ type listenerAsk struct {
 	depth   int64
 }
 
-// askListeners asks the listeners of each node (main world handles:
-// listeners belong to the world that added them).
+// askListeners asks the listeners of each node. Pierce is asked of every
+// query, a single node's too: with it Chrome reports the listeners of
+// every world, as the document scan (documentListeners) does, so that a
+// node reads the same whichever way it was asked. (axfuse's own scripts
+// keep their listeners off the page's nodes: quiet.js listens on the
+// window.)
 func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 	if len(asks) == 0 {
 		return nil, nil
@@ -1180,7 +1184,7 @@ func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 				return nil
 			}
 			r, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
-				ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(a.depth != 0)})
+				ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(true)})
 			if err != nil {
 				return err
 			}
