@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -129,7 +130,14 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 		if err != nil {
 			return nil, err
 		}
-		allocCtx, cancelAlloc = chromedp.NewExecAllocator(ctx, launchFlags(path, opts)...)
+		// The profile is ours, not chromedp's, so that its singleton
+		// link can be read once the browser has exited (removeProfile).
+		profile, err := os.MkdirTemp("", "axfuse-profile-")
+		if err != nil {
+			return nil, fmt.Errorf("a profile directory for the browser: %w", err)
+		}
+		allocCtx, cancelAlloc = chromedp.NewExecAllocator(ctx, append(launchFlags(path, opts), chromedp.UserDataDir(profile))...)
+		cancelAlloc = afterwards(cancelAlloc, func() { removeProfile(profile) })
 		ep.path = path
 	}
 	// chromedp logs its own errors to stderr (a write to a browser that
@@ -201,6 +209,33 @@ func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
 		flags = append(flags, chromedp.NoSandbox)
 	}
 	return flags
+}
+
+// afterwards returns cancel followed by then.
+func afterwards(cancel context.CancelFunc, then func()) context.CancelFunc {
+	return func() { cancel(); then() }
+}
+
+// removeProfile removes a launched browser's profile once the browser has
+// exited (chromedp's cancel waits for that), and the directory its
+// SingletonSocket link points to: Chromium makes that one in the
+// temporary directory (org.chromium.Chromium.*) and, stopped as chromedp
+// stops it or crashed, leaves it there, one a run. Only the two entries
+// Chromium puts there are removed, and then the directory if empty. A
+// child process may still be writing to the profile for a moment, so its
+// removal is tried again for up to a second.
+func removeProfile(profile string) {
+	if sock, err := os.Readlink(filepath.Join(profile, "SingletonSocket")); err == nil && filepath.Base(sock) == "SingletonSocket" {
+		singleton := filepath.Dir(sock)
+		os.Remove(sock)
+		os.Remove(filepath.Join(singleton, "SingletonCookie"))
+		os.Remove(singleton)
+	}
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if err := os.RemoveAll(profile); err == nil || time.Now().After(deadline) {
+			return
+		}
+	}
 }
 
 // Close releases the browser.

@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/axfuse/axfuse/browser/chrome"
@@ -33,8 +34,13 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if errors.Is(err, context.Canceled) && context.Cause(ctx) != nil {
+		// Stopped by a signal, everything closed: say which, not
+		// "context canceled".
+		err = fmt.Errorf("stopped: %w", context.Cause(ctx))
+	}
 	stop()
 	if err != nil {
 		var u usageError

@@ -28,7 +28,22 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	os.Exit(m.Run())
+	os.Exit(runInOwnTemp(m))
+}
+
+// runInOwnTemp runs the tests with TMPDIR set to a directory of their own,
+// removed afterwards: the CLI writes a snapshot's screenshot to a new
+// temporary file when no --screenshot names one, and the tests would
+// otherwise leave those behind on every run.
+func runInOwnTemp(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "axfuse-cmd-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("TMPDIR", dir)
+	return m.Run()
 }
 
 // TestMissingChromiumFailsUnderCI runs an end-to-end test in a child test
