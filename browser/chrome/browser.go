@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -171,6 +172,12 @@ func (b *Browser) connected() error {
 		switch {
 		case err != nil && b.attached:
 			b.connectErr = fmt.Errorf("attaching to %s: %w", b.opts.Endpoint, err)
+		case err != nil && strings.Contains(err.Error(), "Socket path too long"):
+			// Chromium puts its singleton socket below TMPDIR, and a Unix
+			// socket's path has at most 107 bytes. The directory it made
+			// for the socket stays, empty: removed here.
+			removeSingletonNamedIn(err.Error())
+			b.connectErr = fmt.Errorf("the browser %s did not start: the temporary folder %s is too long a path for its singleton socket; set TMPDIR to a shorter one", b.path, os.TempDir())
 		case err != nil && strings.Contains(err.Error(), "chrome failed to start"):
 			// chromedp's words, then the browser's output, often none.
 			out := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(err.Error()), "chrome failed to start:"))
@@ -235,6 +242,18 @@ func removeProfile(profile string) {
 		if err := os.RemoveAll(profile); err == nil || time.Now().After(deadline) {
 			return
 		}
+	}
+}
+
+// tooLongSocket finds the socket path in Chromium's FATAL line.
+var tooLongSocket = regexp.MustCompile(`Socket path too long: (\S+)/SingletonSocket`)
+
+// removeSingletonNamedIn removes the empty singleton directory a browser
+// that could not start names in its output, if it lies in our temporary
+// folder (os.Remove takes empty directories only).
+func removeSingletonNamedIn(out string) {
+	if m := tooLongSocket.FindStringSubmatch(out); m != nil && filepath.Dir(m[1]) == filepath.Clean(os.TempDir()) {
+		os.Remove(m[1])
 	}
 }
 

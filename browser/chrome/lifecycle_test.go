@@ -3,6 +3,8 @@ package chrome
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,5 +56,31 @@ func TestBrowserLeavesNoTemporaryFiles(t *testing.T) {
 		for _, e := range entries {
 			t.Errorf("crashed %v: %s left in the temporary directory", crash, e.Name())
 		}
+	}
+}
+
+// TestLongTemporaryFolderIsSaid: with a TMPDIR too long for Chromium's
+// singleton socket, Chromium exits at once with a FATAL line; the error
+// says what to change, in one line, and nothing is left behind.
+func TestLongTemporaryFolderIsSaid(t *testing.T) {
+	requireBrowser(t)
+	dir := filepath.Join(t.TempDir(), strings.Repeat("long-", 16))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", dir)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := Open(ctx, Options{CallTimeout: 20 * time.Second})
+	if err == nil {
+		b.Close()
+		t.Fatalf("Chromium started with a %d-byte TMPDIR: the test no longer tests anything", len(dir))
+	}
+	if want := "set TMPDIR to a shorter one"; !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q: want one line saying %q", err, want)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		t.Errorf("%s left in the temporary directory", e.Name())
 	}
 }
