@@ -363,7 +363,7 @@ func (s *Session) Upload(ref string, files []string) error {
 				return err
 			}
 			s.Tab.ForgetFileChooser()
-			return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+			return s.clickOn(t, g, 1)
 		})
 		if err != nil {
 			return err

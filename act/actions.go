@@ -23,8 +23,8 @@ func (s *Session) Click(ref string, count int) error {
 		return s.chooseOption(ref)
 	}
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, _ browser.Guard) error {
-			return s.Tab.Click(float64(t.X), float64(t.Y), count)
+		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, g browser.Guard) error {
+			return s.clickOn(t, g, count)
 		})
 		return err
 	})
@@ -33,8 +33,8 @@ func (s *Session) Click(ref string, count int) error {
 // Hover moves the mouse over a ref.
 func (s *Session) Hover(ref string) error {
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, hoverVerb, false, func(t Target, _ browser.Guard) error {
-			return s.Tab.Hover(float64(t.X), float64(t.Y))
+		_, _, err := s.guarded(ref, hoverVerb, false, func(t Target, g browser.Guard) error {
+			return s.hoverOn(t, g)
 		})
 		return err
 	})
@@ -54,7 +54,7 @@ func (s *Session) typeInto(ref, text string, clear, submit bool) error {
 		if g.Armed().ValueInput {
 			return runRefusing(t, g, "set the value", setValueJS, text)
 		}
-		if err := s.Tab.Click(float64(t.X), float64(t.Y), 1); err != nil {
+		if err := s.clickOn(t, g, 1); err != nil {
 			return err
 		}
 		if err := s.focused(t, g, "typed"); err != nil {
@@ -231,8 +231,8 @@ func (s *Session) pickARIA(t Target, kind, option string) error {
 			return err
 		}
 		if !open {
-			if _, _, err := s.guarded(t.Ref, clickVerb, false, func(t Target, _ browser.Guard) error {
-				return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+			if _, _, err := s.guarded(t.Ref, clickVerb, false, func(t Target, g browser.Guard) error {
+				return s.clickOn(t, g, 1)
 			}); err != nil {
 				return err
 			}
@@ -321,7 +321,7 @@ func (s *Session) SetChecked(ref string, on bool) error {
 			if already = state == on; already {
 				return nil
 			}
-			return s.Tab.Click(float64(t.X), float64(t.Y), 1)
+			return s.clickOn(t, g, 1)
 		})
 		return err
 	}, func() error {

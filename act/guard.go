@@ -41,15 +41,17 @@ type input func(t Target, g browser.Guard) error
 // the element the agent saw, tries once more; a second stop is the answer.
 func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, browser.Verdict, error) {
 	var stopped error
+	follow := false
 	for attempt := 0; attempt < 2; attempt++ {
 		var g browser.Guard
-		t, err := s.resolveRef(ref, attempt > 0, s.armed(v, want, &g))
+		t, err := s.resolveRef(ref, attempt > 0, s.armed(v, want, follow, &g))
 		if err != nil {
 			if stopped != nil && !isBrowserError(err) {
 				return t, browser.Verdict{}, stopped
 			}
 			return t, browser.Verdict{}, err
 		}
+		t.follow = follow
 		verdict, err := s.sendGuarded(t, g, v, send)
 		var b *blockedError
 		if !errors.As(err, &b) {
@@ -58,6 +60,7 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, br
 		if stopped == nil {
 			stopped = err
 		}
+		follow = b.missed()
 	}
 	return Target{}, browser.Verdict{}, stopped
 }
@@ -67,15 +70,26 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, br
 // stored observation, the element's role and name now, all at once: each
 // is a round trip or two, and none needs another's answer. The armed guard
 // is put in *g; on any failure it is disarmed.
-func (s *Session) armed(v verb, want bool, g *browser.Guard) confirm {
+func (s *Session) armed(v verb, want, follow bool, g *browser.Guard) confirm {
 	return func(t Target, tree *fuse.Tree, from *Observed) error {
 		var hitErr, armErr, liveErr error
 		var wg sync.WaitGroup
-		wg.Go(func() { hitErr = s.hitCheck(t, tree, from) })
+		wg.Go(func() {
+			hitErr = s.hitCheck(t, tree, from)
+			var miss *hitMiss
+			if follow && errors.As(hitErr, &miss) {
+				// The element flickers under the pointer: where the hit
+				// test lands now is chance. The pointer follows it and
+				// the guard judges the press.
+				hitErr = nil
+			}
+		})
 		if from != nil {
 			wg.Go(func() { liveErr = s.liveFingerprint(from, t) })
 		}
-		*g, armErr = s.Tab.Arm(s.spec(t, v, want))
+		spec := s.spec(t, v, want)
+		spec.Follow = follow
+		*g, armErr = s.Tab.Arm(spec)
 		wg.Wait()
 		err := firstOf(liveErr, hitErr, refusal(t, v, armErr))
 		if err != nil && *g != nil {
@@ -187,6 +201,20 @@ type blockedError struct {
 // safeName keeps what the guard reports of a hit element to name
 // characters: the page chose its id and classes.
 var safeName = regexp.MustCompile(`[^A-Za-z0-9_#.\- ]`)
+
+// missed: the pointer's events reached another node, before the press or
+// at it, while the element stayed what the agent saw (a hover that moves
+// it from under the pointer does this). A retry follows it.
+func (e *blockedError) missed() bool {
+	if e.b.Changed != "" || e.b.Inserted || e.b.Above {
+		return false
+	}
+	switch e.v.kind {
+	case browser.GuardClick, browser.GuardCheck, browser.GuardType, browser.GuardHover:
+		return strings.HasPrefix(e.b.Event, "pointer") || strings.HasPrefix(e.b.Event, "mouse")
+	}
+	return false
+}
 
 func (e *blockedError) Error() string {
 	b := e.b

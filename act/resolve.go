@@ -17,6 +17,9 @@ type Target struct {
 	Key     domsnap.Key
 	X, Y    int64
 	Located fuse.Located
+	// follow: a retry after the press missed an element that a hover
+	// moved from under the pointer; the pointer follows it (see pointAt).
+	follow bool
 }
 
 // Resolve finds a ref's element and checks, in order: the ref is known, its

@@ -71,6 +71,11 @@ type GuardSpec struct {
 	Seen   *[4]float64
 	// Want is the state a check action wants (false: uncheck).
 	Want bool
+	// Follow: the pointer may pass over other nodes on its way to the
+	// press (it follows an element that a hover moved away from under
+	// it). Those moves are stopped as ever, but do not stop the action;
+	// the press and what follows must still reach the element.
+	Follow bool `json:",omitempty"`
 }
 
 // Guard is armed on an element (and on the iframes above it) until

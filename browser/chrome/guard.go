@@ -94,7 +94,7 @@ func (w *guardWorlds) set(key string, id runtime.ExecutionContextID) {
 // An element that cannot is a *NotActionable error and nothing is armed.
 func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 	g := &guard{t: t}
-	opts := map[string]any{"verb": spec.Kind, "events": guardEvents(spec.Kind), "enabled": spec.Enabled, "stable": spec.Stable, "want": spec.Want}
+	opts := map[string]any{"verb": spec.Kind, "events": guardEvents(spec.Kind), "enabled": spec.Enabled, "stable": spec.Stable, "want": spec.Want, "follow": spec.Follow}
 	if spec.Seen != nil {
 		opts["seen"] = spec.Seen[:]
 	}
@@ -115,7 +115,7 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 			g.Finish()
 			return nil, err
 		}
-		ownerOpts := map[string]any{"verb": browser.GuardClick, "events": opts["events"], "owner": true}
+		ownerOpts := map[string]any{"verb": browser.GuardClick, "events": opts["events"], "owner": true, "follow": spec.Follow}
 		lvl, _, err := t.armOne(ps, domsnap.Key{Frame: parent, Backend: owner}, ownerOpts)
 		if err != nil {
 			g.Finish()

@@ -166,6 +166,10 @@ async function (o) {
       if (key) st.keyed = true;
       const path = ev.composedPath();
       if (!reaches(path, s.anchor)) {
+        // A pointer that follows an element a hover moved passes over
+        // other nodes before the press: the page does not see those
+        // moves, and the press is still judged on its own.
+        if (o.follow && !st.pressed && /move|over/.test(ev.type)) { ev.preventDefault(); ev.stopImmediatePropagation(); return; }
         const hit = path[0];
         return stop(ev, { event: ev.type, hit: describe(hit), inserted: inserted(hit) });
       }
