@@ -58,9 +58,9 @@ async function (o) {
   // absolutely positioned heading) shows through what it holds: a person
   // clicks that, and the click is still checked to land inside it.
   const visible = (n) => {
-    if (shown(n)) return true;
+    if (!n.checkVisibility({ visibilityProperty: true })) return false;
     const r = n.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0 || !n.checkVisibility({ visibilityProperty: true })) return false;
+    if (r.width > 0 && r.height > 0) return true;
     const inner = n.querySelectorAll('*');
     for (let i = 0; i < inner.length && i < 64; i++) if (shown(inner[i])) return true;
     return false;
