@@ -252,6 +252,7 @@ var StyleProperties = []string{
 	"clip", "clip-path", "padding-left", "padding-top", "float", "color",
 	"background-image", "filter", "-webkit-text-fill-color", "text-shadow",
 	"-webkit-text-stroke-width", "background-clip",
+	"fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width",
 }
 
 // Style is one computed-style tuple.
@@ -282,6 +283,13 @@ type Style struct {
 	TextShadow      string `json:"textShadow,omitempty"`
 	TextStrokeWidth string `json:"textStrokeWidth,omitempty"`
 	BackgroundClip  string `json:"backgroundClip,omitempty"`
+	// What paints SVG text: its fill and stroke, not color (empty in
+	// captures recorded before these were: unknown, judged seen).
+	Fill          string `json:"fill,omitempty"`
+	FillOpacity   string `json:"fillOpacity,omitempty"`
+	Stroke        string `json:"stroke,omitempty"`
+	StrokeOpacity string `json:"strokeOpacity,omitempty"`
+	StrokeWidth   string `json:"strokeWidth,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -294,7 +302,7 @@ func StyleFromValues(v []string) Style {
 		return ""
 	}
 	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16),
-		get(17), get(18), get(19), get(20), get(21)}
+		get(17), get(18), get(19), get(20), get(21), get(22), get(23), get(24), get(25), get(26)}
 }
 
 // Frame is one frame and its accessibility tree.

@@ -77,6 +77,7 @@ type Index struct {
 	colourMemo [][]styleColours
 	colourDone [][]bool
 	textClip   []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
+	svgMemo    map[domsnap.Pos]svgShapes
 	// everywhere: sight stacks paint all over the page (SightEverywhere).
 	everywhere                               bool
 	scratchUnder, scratchAbove, scratchLevel []layer

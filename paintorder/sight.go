@@ -1,6 +1,7 @@
 package paintorder
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/rtree"
@@ -83,6 +84,11 @@ type styleColours struct {
 	pattern        bool // a background image
 	shadow, stroke bool // glyphs drawn by a shadow or stroke
 	clipText       bool // background-clip: text
+	// SVG text paints with fill and stroke, not color: svgFill is the
+	// fill at its fill-opacity (svgFillOK false: a gradient or pattern,
+	// or not recorded), svgStroke a stroke that shows.
+	svgFill              RGBA
+	svgFillOK, svgStroke bool
 }
 
 func coloursOf(st *domsnap.Style) styleColours {
@@ -97,7 +103,33 @@ func coloursOf(st *domsnap.Style) styleColours {
 	w := strings.TrimSuffix(st.TextStrokeWidth, "px")
 	c.stroke = w != "" && w != "0"
 	c.clipText = strings.Contains(st.BackgroundClip, "text")
+	c.svgFill, c.svgFillOK = svgPaint(st.Fill, st.FillOpacity)
+	stroke, ok := svgPaint(st.Stroke, st.StrokeOpacity)
+	c.svgStroke = (!ok || stroke.A > 0) && st.Stroke != "" && positive(st.StrokeWidth)
 	return c
+}
+
+// svgPaint is an SVG paint (fill or stroke) at its opacity: none is
+// clear; a colour is known; anything else (a gradient, a pattern, a
+// context paint) is not.
+func svgPaint(paint, opacity string) (RGBA, bool) {
+	if paint == "none" {
+		return RGBA{}, true
+	}
+	c, ok := ParseColour(paint)
+	if !ok {
+		return RGBA{}, false
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(opacity), 64); err == nil && f >= 0 && f <= 1 {
+		c.A *= f
+	}
+	return c, true
+}
+
+// positive: a CSS length above zero ("1px", "0.5px"; "0px" and "" are not).
+func positive(length string) bool {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(length), "px"), 64)
+	return err == nil && f > 0
 }
 
 // colours returns node i's parsed style colours.
@@ -316,7 +348,14 @@ func (ix *Index) TextSight(doc, i int) Sight {
 		el = int(n.Parent)
 	}
 	sc, ok := ix.colours(doc, el)
-	if !ok || !sc.fillOK {
+	if !ok {
+		return Sight{Seen: true}
+	}
+	fill, fillOK, stroked := sc.fill, sc.fillOK, false
+	if ix.svgText(doc, el) {
+		fill, fillOK, stroked = sc.svgFill, sc.svgFillOK, sc.svgStroke
+	}
+	if !fillOK {
 		return Sight{Seen: true}
 	}
 	var buf [4]layout.Box
@@ -332,18 +371,18 @@ func (ix *Index) TextSight(doc, i int) Sight {
 		return Sight{Reason: SeenTooSmall}
 	}
 	alpha := ix.g.Alpha(doc, el)
-	drawn := ix.drawnOtherwise(doc, el, sc)
+	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
 	if !drawn {
-		alpha *= sc.fill.A
+		alpha *= fill.A
 	}
 	if !ix.nearSight(frags[0]) {
-		return ix.chainSight(doc, el, sc.fill, alpha, drawn)
+		return ix.chainSight(doc, el, fill, alpha, drawn)
 	}
 	var first Sight
 	for k := range frags {
 		f := frags[k]
 		for t, at := range [3]float64{0.5, 1.0 / 6, 5.0 / 6} {
-			s := ix.sightAt(doc, i, f.X+f.W*at, f.Y+f.H/2, sc.fill, alpha, drawn)
+			s := ix.sightAt(doc, i, f.X+f.W*at, f.Y+f.H/2, fill, alpha, drawn)
 			if s.Seen {
 				return s
 			}
@@ -353,6 +392,20 @@ func (ix *Index) TextSight(doc, i int) Sight {
 		}
 	}
 	return first
+}
+
+// svgText: element el draws SVG text (<text>, <tspan>, <textPath>; SVG
+// names keep their case, HTML ones are upper case).
+func (ix *Index) svgText(doc, el int) bool {
+	nodes := ix.c.Documents[doc].Nodes
+	if el < 0 || el >= len(nodes) {
+		return false
+	}
+	switch nodes[el].Name {
+	case "text", "tspan", "textPath":
+		return true
+	}
+	return false
 }
 
 // ImageSight decides whether a person sees image (doc, i): its opacity
@@ -396,6 +449,22 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 	under, overIt := ix.stack(doc, i, x, y)
 	bg, known := White, false
 	for _, l := range under {
+		if l.e.kind == paintPattern && l.doc == doc && ix.isSVGRoot(doc, int(l.e.node)) && ix.g.Contains(doc, int(l.e.node), i) {
+			// The svg around the text: its background, and its shapes
+			// before the text where they lie.
+			if sc, ok := ix.colours(doc, int(l.e.node)); ok && sc.bgOK {
+				c := RGBA{sc.bg.R, sc.bg.G, sc.bg.B, sc.bg.A * l.e.c.A}
+				if c.A >= 0.999 {
+					bg, known = c, true
+				} else if known {
+					bg = over(c, c.A, bg)
+				}
+			}
+			if ix.svgBehind(doc, int(l.e.node), i, x, y) {
+				known = false
+			}
+			continue
+		}
 		switch {
 		case l.e.kind == paintColour && l.e.c.A >= 0.999:
 			bg, known = l.e.c, true

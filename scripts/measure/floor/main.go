@@ -28,7 +28,7 @@ var modes = map[string][]string{
 	"connect": {`{"method":"Runtime.evaluate","params":{"expression":"1"}}`},
 	"ax":      {`{"method":"Accessibility.getFullAXTree","params":{}}`},
 	"ax+dom": {`{"method":"Accessibility.getFullAXTree","params":{}}`,
-		`{"method":"DOMSnapshot.captureSnapshot","params":{"computedStyles":["display","visibility","opacity","cursor","pointer-events","overflow-x","overflow-y","position","background-color","z-index","clip","clip-path","padding-left","padding-top","float","color","background-image"],"includePaintOrder":true,"includeDOMRects":true}}`},
+		`{"method":"DOMSnapshot.captureSnapshot","params":{"computedStyles":["display","visibility","opacity","cursor","pointer-events","overflow-x","overflow-y","position","background-color","z-index","clip","clip-path","padding-left","padding-top","float","color","background-image","filter","-webkit-text-fill-color","text-shadow","-webkit-text-stroke-width","background-clip","fill","fill-opacity","stroke","stroke-opacity","stroke-width"],"includePaintOrder":true,"includeDOMRects":true}}`},
 }
 
 func main() {
