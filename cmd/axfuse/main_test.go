@@ -52,7 +52,7 @@ func runInOwnTemp(m *testing.M) int {
 // outside CI it skips.
 func TestMissingChromiumFailsUnderCI(t *testing.T) {
 	startCheckOff := []string{"AXFUSE_TEST_NO_PRECHECK=1"}
-	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink)$",
+	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActFollowsAnElementAHoverMoves)$",
 		ci.Child{CI: "true", Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "true", Env: startCheckOff, Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "1", Env: startCheckOff, Fail: true, Want: "CI=1 and no Chromium"},
