@@ -8,7 +8,7 @@
 //
 // MODE: connect (Runtime.evaluate "1"), ax (Accessibility.getFullAXTree),
 // ax+dom (that and DOMSnapshot.captureSnapshot with the styles
-// domsnap.StyleProperties lists; kept in step by hand).
+// domsnap.StyleProperties lists).
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -27,8 +28,14 @@ import (
 var modes = map[string][]string{
 	"connect": {`{"method":"Runtime.evaluate","params":{"expression":"1"}}`},
 	"ax":      {`{"method":"Accessibility.getFullAXTree","params":{}}`},
-	"ax+dom": {`{"method":"Accessibility.getFullAXTree","params":{}}`,
-		`{"method":"DOMSnapshot.captureSnapshot","params":{"computedStyles":["display","visibility","opacity","cursor","pointer-events","overflow-x","overflow-y","position","background-color","z-index","clip","clip-path","padding-left","padding-top","float","color","background-image","filter","-webkit-text-fill-color","text-shadow","-webkit-text-stroke-width","background-clip","fill","fill-opacity","stroke","stroke-opacity","stroke-width"],"includePaintOrder":true,"includeDOMRects":true}}`},
+	"ax+dom":  {`{"method":"Accessibility.getFullAXTree","params":{}}`, captureSnapshot()},
+}
+
+// captureSnapshot is the DOMSnapshot command axfuse's capture sends.
+func captureSnapshot() string {
+	b, _ := json.Marshal(map[string]any{"method": "DOMSnapshot.captureSnapshot", "params": map[string]any{
+		"computedStyles": domsnap.StyleProperties, "includePaintOrder": true, "includeDOMRects": true}})
+	return string(b)
 }
 
 func main() {
