@@ -394,20 +394,6 @@ func (ix *Index) TextSight(doc, i int) Sight {
 	return first
 }
 
-// svgText: element el draws SVG text (<text>, <tspan>, <textPath>; SVG
-// names keep their case, HTML ones are upper case).
-func (ix *Index) svgText(doc, el int) bool {
-	nodes := ix.c.Documents[doc].Nodes
-	if el < 0 || el >= len(nodes) {
-		return false
-	}
-	switch nodes[el].Name {
-	case "text", "tspan", "textPath":
-		return true
-	}
-	return false
-}
-
 // ImageSight decides whether a person sees image (doc, i): its opacity
 // and what is painted over it (its own pixels are not known).
 func (ix *Index) ImageSight(doc, i int) Sight {
@@ -449,28 +435,16 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 	under, overIt := ix.stack(doc, i, x, y)
 	bg, known := White, false
 	for _, l := range under {
-		if l.e.kind == paintPattern && l.doc == doc && ix.isSVGRoot(doc, int(l.e.node)) && ix.g.Contains(doc, int(l.e.node), i) {
-			// The svg around the text: its background, and its shapes
-			// before the text where they lie.
-			if sc, ok := ix.colours(doc, int(l.e.node)); ok && sc.bgOK {
-				c := RGBA{sc.bg.R, sc.bg.G, sc.bg.B, sc.bg.A * l.e.c.A}
-				if c.A >= 0.999 {
-					bg, known = c, true
-				} else if known {
-					bg = over(c, c.A, bg)
-				}
-			}
-			if ix.svgBehind(doc, int(l.e.node), i, x, y) {
-				known = false
-			}
+		e, ok := ix.svgAround(doc, i, x, y, l)
+		if !ok {
 			continue
 		}
 		switch {
-		case l.e.kind == paintColour && l.e.c.A >= 0.999:
-			bg, known = l.e.c, true
-		case l.e.kind == paintColour && known:
-			bg = over(l.e.c, l.e.c.A, bg)
-		case l.e.kind != paintColour && l.e.c.A >= MinAlpha:
+		case e.kind == paintColour && e.c.A >= 0.999:
+			bg, known = e.c, true
+		case e.kind == paintColour && known:
+			bg = over(e.c, e.c.A, bg)
+		case e.kind != paintColour && e.c.A >= MinAlpha:
 			known = false // pixels of unknown colour behind
 		}
 	}

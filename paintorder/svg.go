@@ -82,8 +82,38 @@ func (ix *Index) paintsNothing(doc, k int) bool {
 	return ok && sc.svgFillOK && sc.svgFill.A == 0 && !sc.svgStroke
 }
 
-// isSVGRoot: node (doc, k) is an <svg> (SVG names keep their case).
-func (ix *Index) isSVGRoot(doc, k int) bool {
+// svgAround is what layer l paints behind node (doc, i) at (x, y): itself,
+// unless it is an svg that holds the node; then the svg's background (ok
+// false: none), or its unknown pattern where a shape lies there.
+func (ix *Index) svgAround(doc, i int, x, y float64, l layer) (paintEntry, bool) {
+	root := int(l.e.node)
+	if l.e.kind != paintPattern || l.doc != doc || ix.nodeName(doc, root) != "svg" || !ix.g.Contains(doc, root, i) {
+		return l.e, true
+	}
+	if ix.svgBehind(doc, root, i, x, y) {
+		return l.e, true
+	}
+	sc, ok := ix.colours(doc, root)
+	if !ok || !sc.bgOK {
+		return paintEntry{}, false
+	}
+	return paintEntry{node: l.e.node, kind: paintColour, c: RGBA{sc.bg.R, sc.bg.G, sc.bg.B, sc.bg.A * l.e.c.A}}, true
+}
+
+// svgText: element el draws SVG text (SVG names keep their case in a
+// capture, HTML ones are upper case).
+func (ix *Index) svgText(doc, el int) bool {
+	switch ix.nodeName(doc, el) {
+	case "text", "tspan", "textPath":
+		return true
+	}
+	return false
+}
+
+func (ix *Index) nodeName(doc, k int) string {
 	nodes := ix.c.Documents[doc].Nodes
-	return k >= 0 && k < len(nodes) && nodes[k].Name == "svg"
+	if k < 0 || k >= len(nodes) {
+		return ""
+	}
+	return nodes[k].Name
 }
