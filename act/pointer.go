@@ -51,8 +51,8 @@ func (s *Session) pointAt(t Target, g browser.Guard) (float64, float64, error) {
 		if err := g.Run("follow the element", followJS, &next, x-off[0], y-off[1]); err != nil {
 			return 0, 0, err
 		}
-		if len(next) != 2 || math.IsNaN(next[0]) || math.IsNaN(next[1]) {
-			break
+		if len(next) != 2 {
+			break // it stayed under the pointer, or nothing of it is in view
 		}
 		x, y = math.Round(next[0]+off[0]), math.Round(next[1]+off[1])
 	}
