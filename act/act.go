@@ -257,6 +257,9 @@ func (s *Session) Snapshot() (*fuse.Observation, error) {
 	}
 	c, err := s.Tab.CaptureWith(CaptureFor(s.Capture, s.Options))
 	if err != nil {
+		if d := s.Tab.OpenDialog(); d != nil && errors.Is(err, browser.ErrDialogOpen) {
+			return DialogObservation(d), nil // it opened while the capture waited
+		}
 		return nil, err
 	}
 	s.Refs.Document(DocumentID(c))

@@ -134,6 +134,9 @@ type Interception struct {
 	Changed string `json:"changed"`
 	// Above: the event came in a frame above the element's, over its iframe.
 	Above bool `json:"above,omitempty"`
+	// Focus: the page's script moved the focus off the element (to Hit)
+	// while one of the action's keys was being dispatched.
+	Focus bool `json:"focus,omitempty"`
 }
 
 // NotActionable says why an element cannot take an action now; nothing
@@ -194,4 +197,9 @@ var (
 	// not come within the wait but the document itself has been parsed:
 	// the page is usable and the caller may observe it, with a warning.
 	ErrStillLoading = errors.New("load event not fired")
+	// ErrDialogOpen: a JavaScript dialog opened (or was open) while the
+	// call waited on the page, whose script waits for the dialog: the call
+	// was given up at once instead of at its deadline. The caller shows
+	// the dialog (Page.OpenDialog).
+	ErrDialogOpen = errors.New("a JavaScript dialog is open and the page waits for it")
 )

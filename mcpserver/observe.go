@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
+	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
@@ -41,6 +43,11 @@ func (s *Server) look(ts *tabState, full bool, note string) (*mcp.CallToolResult
 	o, err := ts.sess.ObserveNotifying(s.viewOptions(0), onCanvas)
 	if err != nil {
 		early.Drop()
+		if errors.Is(err, browser.ErrDialogOpen) && ts.tab.OpenDialog() != nil {
+			// A dialog opened while the capture waited on the page: the
+			// dialog is what there is to see.
+			return s.look(ts, full, note)
+		}
 		return nil, err
 	}
 	timings := append(slices.Clone(o.Capture.Timings), domsnap.TimingSince("capture and fuse", start))

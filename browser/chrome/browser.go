@@ -77,6 +77,12 @@ type Options struct {
 	// Pages' order, or a piece of its URL ("" : the page the endpoint
 	// names, else the tab in use).
 	Tab string
+	// LoopbackOnly makes a launched browser resolve no host name but
+	// loopback ones: a saved page's third-party hosts fail at once. On a
+	// machine without a network Chromium's own resolver can take 10–15 s
+	// to give up on them, and the load event waits that long (the corpus
+	// tests' pages are served from loopback).
+	LoopbackOnly bool
 }
 
 func (o Options) callTimeout() time.Duration {
@@ -210,10 +216,19 @@ func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("no-first-run", true),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("hide-scrollbars", true),
+		// chromedp turns Chromium's IPC flooding protection off (after
+		// Puppeteer); with it off a page that calls history.pushState
+		// 5,000 times while loading holds the browser for 26–40 s (2 s
+		// with it on, as Chrome ships): a page must not be able to wedge
+		// the tab.
+		chromedp.Flag("disable-ipc-flooding-protection", false),
 		chromedp.WindowSize(opts.Width, opts.Height),
 	)
 	if os.Geteuid() == 0 {
 		flags = append(flags, chromedp.NoSandbox)
+	}
+	if opts.LoopbackOnly {
+		flags = append(flags, chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]"))
 	}
 	return flags
 }
@@ -275,6 +290,10 @@ type Tab struct {
 	browser *Browser
 	// dialog is the JavaScript dialog open on the page, nil when none.
 	dialog atomic.Pointer[browser.Dialog]
+	// dialogOpened is closed when a dialog opens, and replaced by an open
+	// channel when it closes: calls waiting on the page give up on it.
+	dialogMu     sync.Mutex
+	dialogOpened chan struct{}
 	// settle follows what an action caused, for the wait after it.
 	settle *settleTracker
 	// shot is the last screenshot, given again while nothing repainted.
@@ -498,8 +517,10 @@ func (t *Tab) watchPage() {
 		switch ev := ev.(type) {
 		case *page.EventJavascriptDialogOpening:
 			t.dialog.Store(&browser.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
+			t.signalDialog(true)
 		case *page.EventJavascriptDialogClosed:
 			t.dialog.Store(nil)
+			t.signalDialog(false)
 		}
 	})
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
@@ -531,9 +552,53 @@ func (t *Tab) AnswerDialog(accept bool, text string) error {
 	})
 	if err == nil {
 		t.dialog.Store(nil)
+		t.signalDialog(false)
 	}
 	return err
 }
+
+// signalDialog closes the dialog channel as a dialog opens, and gives a
+// fresh one once none is open.
+func (t *Tab) signalDialog(open bool) {
+	t.dialogMu.Lock()
+	defer t.dialogMu.Unlock()
+	switch {
+	case t.dialogOpened == nil:
+		t.dialogOpened = make(chan struct{})
+		if open {
+			close(t.dialogOpened)
+		}
+	case open:
+		select {
+		case <-t.dialogOpened:
+		default:
+			close(t.dialogOpened)
+		}
+	default:
+		select {
+		case <-t.dialogOpened:
+			t.dialogOpened = make(chan struct{})
+		default:
+		}
+	}
+}
+
+// dialogSignal is the channel closed while a dialog is open.
+func (t *Tab) dialogSignal() chan struct{} {
+	t.dialogMu.Lock()
+	defer t.dialogMu.Unlock()
+	if t.dialogOpened == nil {
+		t.dialogOpened = make(chan struct{})
+	}
+	return t.dialogOpened
+}
+
+// dialogProof are the calls that work, or must be made, while a dialog
+// is open; every other call waiting on the page is given up when one
+// opens (ErrDialogOpen), rather than held to its deadline: a page that
+// opens alert after alert must not hold every call for 20 s.
+var dialogProof = map[string]bool{"Page.handleJavaScriptDialog": true, "Input.dispatchMouseEvent": true, "Input.dispatchDragEvent": true, "reload": true,
+	"Input.dispatchKeyEvent": true, "Input.insertText": true}
 
 // Context is the tab's chromedp context, for the other package that talks
 // to the browser (screenshot). Calls on it should carry their own deadline.
@@ -560,9 +625,31 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 	if t.gone != nil {
 		defer context.AfterFunc(t.gone, cancel)()
 	}
+	var dialogCut atomic.Bool
+	if !dialogProof[step] && !strings.HasPrefix(step, "navigate to ") && !strings.HasPrefix(step, "Target.") {
+		sig := t.dialogSignal()
+		select {
+		case <-sig:
+			return fmt.Errorf("%s: %w", step, browser.ErrDialogOpen)
+		default:
+		}
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-sig:
+				dialogCut.Store(true)
+				cancel()
+			case <-stop:
+			}
+		}()
+	}
 	err := f(ctx)
 	if err == nil {
 		return nil
+	}
+	if dialogCut.Load() {
+		return fmt.Errorf("%s: %w", step, browser.ErrDialogOpen)
 	}
 	if t.gone != nil {
 		if cause := context.Cause(t.gone); cause != nil {

@@ -51,7 +51,7 @@ func retryOnNavigation(capture func() (*domsnap.Capture, error)) (*domsnap.Captu
 			return nil, err
 		}
 	}
-	return nil, fmt.Errorf("capture failed twice: %w; wait for the page to settle and try again", err)
+	return nil, fmt.Errorf("capture failed twice: %w both times (a page that keeps loading new documents, such as one that reloads itself, has none to observe); wait for the page to settle and try again, or load another", err)
 }
 
 // parallel runs f(0..n-1) with at most limit at once and waits for all.
