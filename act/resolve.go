@@ -45,8 +45,12 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 		return Target{}, fmt.Errorf("Ref %s not found in the current page snapshot", ref)
 	}
 	if last := s.last.Load(); s.Cache && !fresh && last != nil {
-		if t, err := s.place(ref, key, seen, last.Tree); err == nil {
-			t, err := confirmAt(t, last.Tree, last, check)
+		if t, tree, err := s.place(ref, key, seen, last.Tree); err == nil {
+			from := last
+			if tree != last.Tree {
+				from = nil // scrolled and observed afresh
+			}
+			t, err := confirmAt(t, tree, from, check)
 			var miss *hitMiss
 			if err == nil || !errors.As(err, &miss) {
 				return t, err
@@ -59,7 +63,7 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 	if err != nil {
 		return Target{}, err
 	}
-	t, err := s.place(ref, key, seen, tree)
+	t, tree, err := s.place(ref, key, seen, tree)
 	if errors.Is(err, errRefNotFound) && c.Mode == domsnap.CaptureViewport {
 		// Off-screen elements are counted, not fetched, in a viewport
 		// capture: the whole page decides whether the ref is gone.
@@ -67,10 +71,10 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 		if err != nil {
 			return Target{}, err
 		}
-		if t, err = s.place(ref, key, seen, o.Tree); err != nil {
+		if t, tree, err = s.place(ref, key, seen, o.Tree); err != nil {
 			return t, err
 		}
-		return confirmAt(t, o.Tree, nil, check)
+		return confirmAt(t, tree, nil, check)
 	}
 	if err != nil {
 		return t, err
@@ -111,31 +115,36 @@ func confirmAt(t Target, tree *fuse.Tree, from *Observed, check confirm) (Target
 var errRefNotFound = errors.New("not found in the current page snapshot")
 
 // place checks a ref against one observation's tree: there, as the agent
-// saw it, in view (scrolled there if need be) and not covered.
-func (s *Session) place(ref string, key domsnap.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, error) {
+// saw it, in view (scrolled there if need be) and not covered. It returns
+// the tree the target was placed in: after a scroll, the fresh one. The
+// target's Located indexes that tree's capture and no other, so the hit
+// test must be judged against it (judged against the tree from before
+// the scroll, the element read as another one, and a top-of-page link
+// clicked after scrolling down was refused as reaching itself).
+func (s *Session) place(ref string, key domsnap.Key, seen index.Fingerprint, tree *fuse.Tree) (Target, *fuse.Tree, error) {
 	loc, err := locate(tree, ref, key, seen)
 	if err != nil {
-		return Target{}, err
+		return Target{}, tree, err
 	}
 	if !loc.InViewport {
 		if err := s.Tab.ScrollIntoView(key); err != nil {
-			return Target{}, err
+			return Target{}, tree, err
 		}
 		if _, tree, err = s.observe(); err != nil {
-			return Target{}, err
+			return Target{}, tree, err
 		}
 		if loc, err = locate(tree, ref, key, seen); err != nil {
-			return Target{}, err
+			return Target{}, tree, err
 		}
 		if !loc.InViewport {
-			return Target{}, fmt.Errorf("ref %s could not be scrolled into view; nothing was done", ref)
+			return Target{}, tree, fmt.Errorf("ref %s could not be scrolled into view; nothing was done", ref)
 		}
 	}
 	if loc.Occluded {
-		return Target{}, fmt.Errorf("ref %s is covered by %s; nothing was done", ref, orSomething(loc.Cover))
+		return Target{}, tree, fmt.Errorf("ref %s is covered by %s; nothing was done", ref, orSomething(loc.Cover))
 	}
 	x, y := int64(math.Round(loc.Point[0])), int64(math.Round(loc.Point[1]))
-	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, nil
+	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, tree, nil
 }
 
 // hitMiss: the browser's hit test at a target's point reaches another

@@ -85,7 +85,7 @@ func openPageTab(t *testing.T, b *chrome.Browser, url string, wait time.Duration
 func openBrowser(t *testing.T) *chrome.Browser {
 	t.Helper()
 	needChromium(t)
-	b, err := chrome.Open(t.Context(), chrome.Options{CallTimeout: 30 * time.Second})
+	b, err := chrome.Open(t.Context(), chrome.Options{CallTimeout: 30 * time.Second, LoopbackOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
