@@ -24,7 +24,7 @@ func TestSightOnRecordedCaptures(t *testing.T) {
 	} {
 		t.Run(tc.capture, func(t *testing.T) {
 			c := load(t, "../testdata/captures/"+tc.capture+".capture.json")
-			obs := Snapshot(c, Options{})
+			obs := Snapshot(c, Options{Audit: true})
 			if m := hidden.FindAllString(obs.Snapshot, -1); len(m) > 0 {
 				t.Errorf("hidden text printed: %v\n%s", m, obs.Snapshot)
 			}
@@ -45,6 +45,12 @@ func TestSightOnRecordedCaptures(t *testing.T) {
 			}
 			if strings.HasPrefix(tc.capture, "sight") && len(obs.Withheld) == 0 {
 				t.Errorf("nothing withheld")
+			}
+			// Without Audit the list quotes no page text.
+			for _, w := range Snapshot(c, Options{}).Withheld {
+				if w.Excerpt != "" || w.Kind == "" || w.Reason == "" {
+					t.Errorf("withheld item without Audit: %+v", w)
+				}
 			}
 		})
 	}

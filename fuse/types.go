@@ -146,6 +146,10 @@ type Options struct {
 	// FindHint tells, in the budget's last note, how to reach what was left
 	// out (the CLI's and the MCP server's words differ).
 	FindHint string
+	// Audit quotes an excerpt of each withheld text in the audit list
+	// (Observation.Withheld), for people checking what was left out;
+	// without it the list has kind, reason and box, and no page text.
+	Audit bool
 }
 
 // Offscreen is what a view does with content outside the viewport.

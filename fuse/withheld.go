@@ -19,17 +19,21 @@ import (
 // (::before, ::after) is judged like text, and a name taken from an
 // element's contents loses the hidden text and hidden images' alt in it.
 // The view says once, with a count, that text was withheld; the JSON
-// lists each (kind, reason, box, excerpt) for audit. Text clipped away by
+// lists each (kind, reason, box) for audit, and quotes an excerpt of the
+// text only when Options.Audit asks: the withheld text is a hidden
+// instruction's channel, and a program that hands the JSON to a model
+// would hand it the instruction. Text clipped away by
 // an overflow container is counted as clipped instead (the agent can
 // scroll to it), and screen-reader-only text (clipped to a pixel but
 // announced) stays: it is meant to be read.
 
 // WithheldItem is one text or image the view left out as unseen.
 type WithheldItem struct {
-	Kind    string      `json:"kind"` // text, generated (::before, ::after), image, name
-	Reason  string      `json:"reason"`
-	Box     *[4]float64 `json:"box"`
-	Excerpt string      `json:"excerpt"`
+	Kind   string      `json:"kind"` // text, generated (::before, ::after), image, name
+	Reason string      `json:"reason"`
+	Box    *[4]float64 `json:"box"`
+	// Excerpt is the start of the text (Options.Audit only).
+	Excerpt string `json:"excerpt,omitempty"`
 }
 
 // maxWithheldItems bounds the audit list (a hostile page can hide
@@ -115,7 +119,10 @@ func (b *builder) withhold(kind, reason, text string, doc, dom int) {
 	if len(b.withheld) >= maxWithheldItems {
 		return
 	}
-	item := WithheldItem{Kind: kind, Reason: reason, Excerpt: cutRunes(clean(text), 60)}
+	item := WithheldItem{Kind: kind, Reason: reason}
+	if b.opts.Audit {
+		item.Excerpt = cutRunes(clean(text), 60)
+	}
 	if box, ok := b.g.Box(doc, dom); ok {
 		item.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}
 	}

@@ -33,7 +33,7 @@ type command struct {
 var (
 	launchFlags = []string{"cdp", "tab", "browser", "viewport", "scale", "timeout", "frame-depth"}
 	pageFlags   = append(append([]string(nil), launchFlags...), "wait")
-	viewFlags   = []string{"mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture"}
+	viewFlags   = []string{"mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "audit"}
 )
 
 func flagsOf(groups ...[]string) []string {
@@ -65,6 +65,7 @@ var flagHelp = map[string][2]string{
 	"capture":         {"auto|full|viewport", "what a live snapshot fetches: the whole page (full), or only the nodes meeting the viewport, what lies outside counted, not fetched (viewport); auto (default) takes the viewport on pages of 400 elements or 30,000 characters of text or more, unless the nodes in view outnumber half the elements; --mode ax, --offscreen keep and --scope take the full page"},
 	"scope":           {"SCOPE", "print one subtree: ROLE, ROLE:NAME or a ref (e12)"},
 	"depth":           {"N", "print at most N levels, 0 (all, the default) to 512"},
+	"audit":           {"", "(--format json) quote the start of each withheld text in the withheld list, for people auditing what was left out; without it the list gives kind, reason and box only (hidden text is an injection channel: never hand an --audit answer to a model)"},
 	"max-tokens":      {"N", "cut the snapshot to about N tokens, 0 (no limit) or 200 to 10000000: the viewport first, then by distance and interactivity; counted lines say what was left out"},
 	"role":            {"ROLE", "match this role (ARIA names or Chrome's: img or image)"},
 	"name":            {"TEXT", "match names containing TEXT"},
@@ -118,6 +119,7 @@ var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
 	"scope":           func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.scope, n, "", "") },
 	"depth":           func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.depth, n, 0, "") },
 	"max-tokens":      func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.maxTokens, n, 0, "") },
+	"audit":           func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.audit, n, false, "") },
 	"role":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.role, n, "", "") },
 	"name":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.name, n, "", "") },
 	"text":            func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.text, n, "", "") },

@@ -46,6 +46,7 @@ func TestCommandLines(t *testing.T) {
 		{[]string{"snapshot", "--timeout", "0s"}, 2, "", "--timeout 0s: want a duration from 1ms to 10m0s"},
 		{[]string{"snapshot", "--format", "xml"}, 2, "", `--format "xml": want yaml, json`},
 		{[]string{"snapshot", "--from", "x.json", "--wait", "1s"}, 2, "", "--from replays a capture: --wait does not apply"},
+		{[]string{"snapshot", "--audit"}, 2, "", "--audit quotes withheld texts in the JSON answer's withheld list; give --format json too"},
 		{[]string{"locate", "NaN", "NaN"}, 2, "", `X Y "NaN" "NaN": want a viewport point`},
 		{[]string{"locate", "1"}, 2, "", "want X Y [URL]"},
 		{[]string{"act", "--cdp", "http://127.0.0.1:1", "scroll", "NaN"}, 2, "", `scroll "NaN": want a ref, down, up or a number`},

@@ -35,7 +35,7 @@ func pageCommands() []*command {
 			summary: "act on a ref of the attached tab, then print its new snapshot",
 			detail:  "Act on refs of the attached browser's tab (refs from an earlier snapshot --cdp, open, back, ...), then print the new snapshot. A stale, changed, covered, disabled or wrong kind of target fails, and input that would land on another element is stopped: nothing is done. After the verb only a flag's exact name is a flag; the rest is taken verbatim (\"-2\" too); after -- nothing is a flag.\nVerbs: click REF | dblclick REF | hover REF | check REF | uncheck REF | type REF TEXT [--clear] [--submit] | press REF KEY (Playwright's names: Enter, Shift+Tab, Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT... | scroll [REF] [down|up|PX] | scrollto REF | drag REF REF | upload REF FILE... (a file input, or what opens a file chooser).",
 			example: "axfuse act --cdp http://127.0.0.1:9222 click e12\naxfuse act --cdp http://127.0.0.1:9222 type e4 \"-2\" --submit",
-			flags:   []string{"cdp", "tab", "timeout", "frame-depth", "format", "mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "clear", "submit", "dialog", "settle"}},
+			flags:   []string{"cdp", "tab", "timeout", "frame-depth", "format", "mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "audit", "clear", "submit", "dialog", "settle"}},
 	}
 }
 

@@ -195,7 +195,7 @@ func (cfg *config) captureOptions() browser.CaptureOptions {
 
 func (cfg *config) fuseOptions() fuse.Options {
 	return fuse.Options{Mode: cfg.mode, Offscreen: cfg.offscreen, Margin: cfg.margin, Scope: cfg.scope, Depth: cfg.depth,
-		MaxTokens: cfg.maxTokens, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
+		MaxTokens: cfg.maxTokens, Audit: cfg.audit, FindHint: "search the rest with axfuse find (--role, --name, --text) or print one part with --scope"}
 }
 
 // find searches the whole fused tree of a page or a recorded capture.

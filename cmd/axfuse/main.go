@@ -130,6 +130,7 @@ type config struct {
 	scale            float64
 	frameDepth       int
 	maxTokens        int
+	audit            bool
 	maxTokensSet     bool
 	capture          domsnap.CaptureMode
 	captureSet       bool
@@ -305,6 +306,9 @@ func (cfg *config) combinations() error {
 		if cfg.cmd == "close" && cfg.tab == "" {
 			return errors.New("name the tab to close with --tab (axfuse tabs lists them)")
 		}
+	}
+	if cfg.audit && cfg.format != "json" {
+		return errors.New("--audit quotes withheld texts in the JSON answer's withheld list; give --format json too")
 	}
 	if cfg.screenshot != "" && cfg.from != "" {
 		return errors.New("--screenshot needs a live snapshot, not --from")

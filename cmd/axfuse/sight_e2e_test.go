@@ -115,7 +115,10 @@ func TestHostileSightCLI(t *testing.T) {
 			what := p.page + " " + capture
 			checkSight(t, what, out, p.shown)
 			checkTargets(t, what, out, p)
-			obs := decode(t, mustCLI(t, "snapshot", "--capture", capture, "--format", "json", url))
+			plainJSON := mustCLI(t, "snapshot", "--capture", capture, "--format", "json", url)
+			// Without --audit the JSON quotes no withheld text at all.
+			checkSight(t, what+" json without --audit", plainJSON, nil)
+			obs := decode(t, mustCLI(t, "snapshot", "--capture", capture, "--format", "json", "--audit", url))
 			if hidden := (capture == "full" || p.hiddenInView) && !p.noText; hidden && (!strings.Contains(out, "withheld as unseen (") || len(obs.Withheld) == 0) {
 				t.Errorf("%s: no withheld note, or nothing in the JSON's list (%d):\n%s", what, len(obs.Withheld), out)
 			}
@@ -164,6 +167,14 @@ func TestHostileSightMCP(t *testing.T) {
 	sight := servePage(t, "sight.html")
 	text, _ = call(t, cs, "browser_navigate", map[string]any{"url": sight}, false)
 	checkSight(t, "navigate sight", text, tokens("ok", 1, 26))
+	// The audit list is asked for explicitly: then it quotes what was
+	// withheld, marked as such.
+	text, _ = call(t, cs, "browser_snapshot", map[string]any{"audit": true}, false)
+	head, audit, ok := strings.Cut(text, "Withheld as unseen (audit: ")
+	checkSight(t, "snapshot with audit, before its list", head, tokens("ok", 1, 26))
+	if !ok || !hiddenToken.MatchString(audit) {
+		t.Errorf("audit: no list of withheld text quoting it:\n%s", text)
+	}
 	text, _ = call(t, cs, "browser_click", map[string]any{"ref": refOf(t, text, `button "tgt07 ok24 Save"`)}, false)
 	checkSight(t, "click delta", text, []string{"ok90", "ok91"})
 	if !strings.Contains(text, `button "ok91 tgt90 Undo" [new] [ref=`) {

@@ -30,7 +30,7 @@ func bothCaptures(t *testing.T, tab *chrome.Tab) (full, view *fuse.Observation, 
 	if vc.Mode != domsnap.CaptureViewport {
 		t.Fatalf("viewport capture came back as %q: %v", vc.Mode, vc.Timings)
 	}
-	return fuse.Snapshot(fc, fuse.Options{}), fuse.Snapshot(vc, fuse.Options{}), vc
+	return fuse.Snapshot(fc, fuse.Options{Audit: true}), fuse.Snapshot(vc, fuse.Options{Audit: true}), vc
 }
 
 // inView lists the elements whose box meets the viewport, one line each:
