@@ -210,10 +210,18 @@ const pickKindJS = `function () {
   return 'a <' + f.localName + '>';
 }`
 
+// selectJS picks among the options a person can see in the list: an
+// option hidden (the attribute, display:none, visibility:hidden, in a
+// hidden group) is never chosen, even when its label is the one asked
+// for (a hidden "Large" beside the shown one would take the choice).
 const selectJS = `function (want) {
   const sel = this.localName === 'label' && this.control ? this.control : this;
-  const opts = [...sel.options];
-  const o = opts.find((o) => o.label.trim() === want || o.value === want) || opts.find((o) => o.label.trim().toLowerCase() === want.trim().toLowerCase());
+  const shown = (e) => { const cs = getComputedStyle(e); return !e.hidden && cs.display !== 'none' && cs.visibility !== 'hidden' && cs.visibility !== 'collapse'; };
+  const all = [...sel.options];
+  const opts = all.filter((o) => shown(o) && (o.parentElement === sel || o.parentElement.localName !== 'optgroup' || shown(o.parentElement)));
+  const match = (list) => list.find((o) => o.label.trim() === want || o.value === want) || list.find((o) => o.label.trim().toLowerCase() === want.trim().toLowerCase());
+  const o = match(opts);
+  if (!o && match(all)) return 'option ' + JSON.stringify(want.slice(0, 80)) + ' is hidden: no one sees it in the list';
   if (!o) return 'no option ' + JSON.stringify(want.slice(0, 80)) + '; options are ' + JSON.stringify(opts.slice(0, 30).map((o) => o.label.trim().slice(0, 40)));
   if (o.disabled) return 'option ' + JSON.stringify(o.label.trim().slice(0, 80)) + ' is disabled';
   o.selected = true;
@@ -299,6 +307,8 @@ const chooseOptionJS = `function () {
   const sel = this.closest('select');
   if (!sel) return 'is an option outside any <select>';
   if (sel.matches(':disabled') || this.disabled) return 'is disabled';
+  const shown = (e) => { const cs = getComputedStyle(e); return !e.hidden && cs.display !== 'none' && cs.visibility !== 'hidden' && cs.visibility !== 'collapse'; };
+  if (!shown(this) || (this.parentElement.localName === 'optgroup' && !shown(this.parentElement))) return 'is hidden: no one sees it in the list';
   this.selected = true;
   sel.dispatchEvent(new Event('input', { bubbles: true }));
   sel.dispatchEvent(new Event('change', { bubbles: true }));

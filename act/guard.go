@@ -222,6 +222,9 @@ func (e *blockedError) Error() string {
 		return fmt.Sprintf("%s changed as the pointer reached it (now %s); nothing was done", what(e.t), fuse.Quote(fuse.DisplayName(strings.Join(strings.Fields(b.Changed), " "))))
 	}
 	hit := safeName.ReplaceAllString(b.Hit, "")
+	if b.Focus {
+		return fmt.Sprintf("%s: the page moved the focus to %s as the %s arrived; the keys were stopped there and the focus given back", what(e.t), hit, b.Event)
+	}
 	if b.Inserted {
 		hit += " (inserted after the check)"
 	}
@@ -235,7 +238,7 @@ func (e *blockedError) Error() string {
 		noun, done = "the release", "the press reached it, the rest was stopped"
 	case "drop", "dragenter", "dragover":
 		noun, done = "the drop", "the drag was stopped before the drop"
-	case "beforeinput", "keydown", "keypress":
+	case "beforeinput", "keydown", "keypress", "keyup", "input":
 		noun, done = "the keys", "they were stopped there"
 	}
 	return fmt.Sprintf("%s: %s would land on %s; %s", what(e.t), noun, hit, done)

@@ -35,6 +35,9 @@ type Page interface {
 	AXRoleName(domsnap.Key) (role, name string, err error)
 
 	Click(x, y float64, count int) error
+	// Press presses and releases the left button count times at (x, y),
+	// where the pointer already is (Hover).
+	Press(x, y float64, count int) error
 	Hover(x, y float64) error
 	InsertText(text string) error
 	PressChord(keys.Chord) error

@@ -8,12 +8,24 @@ import (
 
 // clickOn clicks a target count times at its point, or, on a retry that
 // follows the element (see pointAt), where the element went.
+//
+// The move and the press are sent apart, and what the move caused is
+// judged between them (Guard.Peek: the browser's hit test at the point
+// now): a page that slides a frame or a clear link over the point as the
+// pointer arrives would take the press there, and events inside a frame
+// the guard does not watch cannot be stopped, only not sent.
 func (s *Session) clickOn(t Target, g browser.Guard, count int) error {
 	x, y, err := s.pointAt(t, g)
 	if err != nil {
 		return err
 	}
-	return s.Tab.Click(x, y, count)
+	if err := s.Tab.Hover(x, y); err != nil {
+		return err
+	}
+	if v, err := g.Peek(); err != nil || v.Blocked != nil {
+		return err // a stop is read by Finish
+	}
+	return s.Tab.Press(x, y, count)
 }
 
 // hoverOn moves the pointer onto a target, following it as clickOn does.

@@ -106,21 +106,21 @@ func (p played) box(t *testing.T, name string) [4]float64 {
 func clickAt(t *testing.T, sent string) (x, y float64) {
 	t.Helper()
 	var args []float64
-	if err := json.Unmarshal([]byte(strings.TrimPrefix(sent, "Click")), &args); err != nil || len(args) != 3 {
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimPrefix(sent, "Click"), "Press")), &args); err != nil || len(args) != 3 {
 		t.Fatalf("not a click: %q", sent)
 	}
 	return args[0], args[1]
 }
 
-// TestClickLandsInsideItsElement: a click by ref sends one click, at a
-// point inside the element's box, and the page reacts.
+// TestClickLandsInsideItsElement: a click by ref sends a move and then
+// one press, at a point inside the element's box, and the page reacts.
 func TestClickLandsInsideItsElement(t *testing.T) {
 	p := replayAct(t, "act-click")
 	p.succeeded(t, 1)
-	if len(p.out[1].Sent) != 1 || !strings.HasPrefix(p.out[1].Sent[0], "Click[") {
-		t.Fatalf("sent %v, want one click", p.out[1].Sent)
+	if len(p.out[1].Sent) != 2 || !strings.HasPrefix(p.out[1].Sent[0], "Hover[") || !strings.HasPrefix(p.out[1].Sent[1], "Press[") {
+		t.Fatalf("sent %v, want a move and one press", p.out[1].Sent)
 	}
-	x, y := clickAt(t, p.out[1].Sent[0])
+	x, y := clickAt(t, p.out[1].Sent[1])
 	b := p.box(t, "Pay")
 	if x < b[0] || x > b[0]+b[2] || y < b[1] || y > b[1]+b[3] {
 		t.Errorf("clicked (%v,%v), outside the button's box %v", x, y, b)

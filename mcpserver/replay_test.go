@@ -109,7 +109,7 @@ func TestActionAnswersWithWhatChanged(t *testing.T) {
 	if strings.Contains(p.out[1].Text, "Stove") {
 		t.Errorf("the click's answer repeats unchanged lines:\n%s", p.out[1].Text)
 	}
-	if len(p.out[1].Sent) != 1 || !strings.HasPrefix(p.out[1].Sent[0], "Click[") {
+	if len(p.out[1].Sent) != 2 || !strings.HasPrefix(p.out[1].Sent[0], "Hover[") || !strings.HasPrefix(p.out[1].Sent[1], "Press[") {
 		t.Errorf("the click sent %v", p.out[1].Sent)
 	}
 }

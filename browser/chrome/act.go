@@ -89,6 +89,12 @@ func (t *Tab) Click(x, y float64, count int) error {
 	if err := t.Hover(x, y); err != nil {
 		return err
 	}
+	return t.Press(x, y, count)
+}
+
+// Press presses and releases the left button count times at (x, y), where
+// the pointer already is.
+func (t *Tab) Press(x, y float64, count int) error {
 	for c := 1; c <= count; c++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
 			err := t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {

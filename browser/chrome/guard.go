@@ -27,9 +27,10 @@ var guardJS string
 var (
 	pointerEvents = []string{"pointerover", "mouseover", "pointermove", "mousemove"}
 	pressEvents   = []string{"pointerdown", "mousedown", "pointerup", "mouseup", "click", "dblclick", "auxclick", "contextmenu"}
-	// keyup is left out: a Tab or an Enter moves the focus on keydown, and
-	// its keyup goes where the focus went.
-	keyEvents  = []string{"keydown", "keypress", "beforeinput"}
+	// A keyup or input after the browser itself moved the focus (a Tab) is
+	// let through wherever it goes; one after the page's script moved it
+	// is stopped (guard.js's focus watch).
+	keyEvents  = []string{"keydown", "keypress", "beforeinput", "keyup", "input"}
 	dragEvents = []string{"dragstart", "dragenter", "dragover", "drop"}
 )
 

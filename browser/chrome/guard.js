@@ -161,9 +161,21 @@ async function (o) {
       if (st.pressed && /move|over/.test(ev.type)) return;
       // Once keys go to the field, what they cause is the page's doing: an
       // Enter submits its form with a click on the form's default button.
-      const key = /^(key|beforeinput)/.test(ev.type);
+      const key = /^(key|beforeinput|input$)/.test(ev.type);
       if (st.keyed && !key) return;
-      if (key) st.keyed = true;
+      if (key) {
+        st.keyed = true;
+        // The browser's own move of the focus (a Tab, an arrow in a radio
+        // group) sends the rest of the keys where it went: theirs.
+        if (st.focusMovedByDefault && /^(keyup|keypress|input)$/.test(ev.type)) return;
+        // A listener of the page that ran before this one (it registered
+        // first) may have moved the focus already: the key would reach
+        // what it moved it to.
+        if (s.anchor === el && focusWatch && ev.type !== 'keyup' && ev.type !== 'input' && elsewhere()) {
+          return focusStolen(ev, deepActive());
+        }
+        st.keyEvent = ev;
+      }
       const path = ev.composedPath();
       if (!reaches(path, s.anchor)) {
         // A pointer that follows an element a hover moved passes over
@@ -173,6 +185,7 @@ async function (o) {
         const hit = path[0];
         return stop(ev, { event: ev.type, hit: describe(hit), inserted: inserted(hit) });
       }
+      if (s.anchor === el && /^(pointer|mouse)(move|over)$/.test(ev.type)) st.point = [ev.clientX, ev.clientY];
       if (!st.pressed && !o.owner && s.anchor === el && /^(pointer|mouse|drag)/.test(ev.type)) {
         // Up to the press, the element must still be what the agent saw:
         // a hover that swaps its label or role swaps what a click means.
@@ -184,12 +197,87 @@ async function (o) {
     for (const type of o.events) s.at.addEventListener(type, h, true);
     handlers.push([s.at, h]);
   }
+  // The focus watch, for keys: the page moving the focus off the field
+  // while one of the action's keys is being dispatched (a keydown handler
+  // that focuses a Delete button, a beforeinput one that focuses another
+  // field or a frame) would send the rest of the keys, and the text, to
+  // what it focused. The key is cancelled (no keypress, no text, no
+  // activation), the action stops, and the focus goes back to the field
+  // so that the key's release lands there and not in the other element
+  // (or in a frame, where this guard does not listen). A move after the
+  // dispatch is the browser's own default action (Tab) and is followed.
+  const focusWatch = o.events.includes('keydown') && !!subject;
+  const focusName = (to) => to && to !== el.ownerDocument.body ? describe(to) : 'another frame or window';
+  function focusStolen(ev, to) {
+    if (!st.blocked) st.blocked = { event: ev.type, hit: focusName(to), focus: true };
+    const b = st.blocked;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    queueMicrotask(() => {
+      // A move into a frame is not over when the focusout fires: name
+      // where it went once it is.
+      if (b.focus && b.hit === 'another frame or window') b.hit = focusName(deepActive());
+      if (subject.isConnected) subject.focus({ preventScroll: true });
+    });
+  }
+  const elsewhere = () => { const a = deepActive(); return a !== subject && !(subject.isContentEditable && subject.contains(a)); };
+  const onFocusOut = (ev) => {
+    if (!ev.isTrusted) return;
+    const left = ev.composedPath()[0];
+    if (left !== subject && !(subject.isContentEditable && subject.contains(left))) return;
+    const k = st.keyEvent;
+    if (k && k.eventPhase !== Event.NONE) {
+      // Moved by a script while the key is on its way.
+      if (!st.blocked) focusStolen(k, ev.relatedTarget || el.ownerDocument.activeElement);
+      return;
+    }
+    // After a keydown's dispatch: its default action (Tab, an arrow in a
+    // radio group). Text input moves no focus by default.
+    if (k && /^key(down|press)$/.test(k.type) && !st.blocked) st.focusMovedByDefault = true;
+  };
+  // The same check once the page's handlers had the key (bubbling up to
+  // the window): Chrome may queue the focus events of a move made while
+  // text input is dispatched until after it, so the watch above misses
+  // that one.
+  const afterHandlers = (ev) => {
+    if (ev.isTrusted && st.keyEvent === ev && !st.blocked && elsewhere()) focusStolen(ev, deepActive());
+  };
+  if (focusWatch) {
+    const win = el.ownerDocument.defaultView;
+    win.addEventListener('focusout', onFocusOut, true);
+    handlers.push([win, onFocusOut, ['focusout']]);
+    const bubbling = ['keydown', 'keypress', 'beforeinput'];
+    for (const type of bubbling) win.addEventListener(type, afterHandlers, false);
+    handlers.push([win, afterHandlers, bubbling, false]);
+  }
+  // judgePoint: what the browser's hit test reaches now where the pointer
+  // moved, asked between the move and the press (Peek). What the move
+  // made the page do — a frame or a clear link slid over the point, a
+  // listener of the page's that ran before this guard's — is judged by
+  // the browser itself, and a press that would not reach the element is
+  // never sent (inside a frame the guard cannot stop it).
+  const judgePoint = () => {
+    const [x, y] = st.point;
+    let h = el.ownerDocument.elementFromPoint(x, y);
+    while (h && h.shadowRoot) {
+      const d = h.shadowRoot.elementFromPoint(x, y);
+      if (!d || d === h) break;
+      h = d;
+    }
+    if (!h) return;
+    const path = [];
+    for (let n = h; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) path.push(n);
+    // A closed shadow root around the element hides where in it the point
+    // falls: its host stands for it, and the press is judged as it lands.
+    const closedHost = scopes.some((s) => s.at instanceof ShadowRoot && s.at.host === h);
+    if (!reaches(path, el) && !closedHost) st.blocked = { event: 'pointermove', hit: describe(h), inserted: inserted(h) };
+  };
   const token = String(Math.random()).slice(2);
-  const deepActive = () => {
+  function deepActive() {
     let a = el.ownerDocument.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     return a;
-  };
+  }
   // where: the element's box and value, to say what an action changed.
   const where = () => {
     const r = el.getBoundingClientRect();
@@ -200,13 +288,14 @@ async function (o) {
   const disarm = () => {
     if (!armed) return;
     armed = false;
-    for (const [at, h] of handlers) for (const type of o.events) at.removeEventListener(type, h, true);
+    for (const [at, h, types, capture] of handlers) for (const type of types || o.events) at.removeEventListener(type, h, capture !== false);
     mo.disconnect();
   };
   // A guard whose action never finished (a dialog it opened blocks the
   // page, the process died) must not outlive it: it disarms itself.
   setTimeout(() => { disarm(); setTimeout(() => g.delete(token), 60000); }, 15000);
   g.set(token, (keep) => {
+    if (keep && st.point && !st.blocked && !st.pressed && !o.owner && !o.follow) judgePoint();
     if (!keep) disarm();
     const a = deepActive();
     const focused = !!a && (a === subject || (subject.isContentEditable && subject.contains(a))) && el.ownerDocument.hasFocus();

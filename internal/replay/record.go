@@ -132,6 +132,12 @@ func (r *Recorder) Click(x, y float64, count int) error {
 	return err
 }
 
+func (r *Recorder) Press(x, y float64, count int) error {
+	err := r.in.Press(x, y, count)
+	r.log("Press", a(x, y, count), nil, err)
+	return err
+}
+
 func (r *Recorder) Hover(x, y float64) error {
 	err := r.in.Hover(x, y)
 	r.log("Hover", a(x, y), nil, err)

@@ -19,7 +19,7 @@ var _ mcpserver.Tab = (*Tab)(nil)
 
 // inputOps are the calls that reach the page as input: what Sent lists.
 var inputOps = map[string]bool{
-	"Click": true, "Hover": true, "InsertText": true, "PressChord": true, "Wheel": true,
+	"Click": true, "Hover": true, "Press": true, "InsertText": true, "PressChord": true, "Wheel": true,
 	"WheelXY": true, "Drag": true, "SetFiles": true, "AnswerFileChooser": true, "AnswerDialog": true,
 }
 
@@ -190,6 +190,7 @@ func (p *Tab) AXRoleName(n domsnap.Key) (string, string, error) {
 
 func (p *Tab) Click(x, y float64, count int) error { return p.play("Click", a(x, y, count), nil) }
 func (p *Tab) Hover(x, y float64) error            { return p.play("Hover", a(x, y), nil) }
+func (p *Tab) Press(x, y float64, count int) error { return p.play("Press", a(x, y, count), nil) }
 func (p *Tab) InsertText(text string) error        { return p.play("InsertText", a(text), nil) }
 func (p *Tab) PressChord(c keys.Chord) error       { return p.play("PressChord", a(c), nil) }
 func (p *Tab) Wheel(x, y, dy float64) error        { return p.play("Wheel", a(x, y, dy), nil) }
