@@ -54,6 +54,18 @@ type Capture struct {
 	// observations against what a click reaches (package truth); only
 	// captures made for that hold them.
 	Hits []Hit `json:"hits,omitempty"`
+	// TextPixels are the browser's own verdicts on the texts sight was
+	// unsure of (paintorder.UnsureTexts): made transparent, did the
+	// screenshot change? A text the model is unsure of and the pixels did
+	// not settle is withheld.
+	TextPixels []TextPixel `json:"textPixels,omitempty"`
+}
+
+// TextPixel is the pixels' verdict on one text node.
+type TextPixel struct {
+	Doc  int  `json:"doc"`
+	Node int  `json:"node"`
+	Seen bool `json:"seen"`
 }
 
 // Hit is what the browser's hit test (a click's) reaches at a point of
@@ -253,6 +265,7 @@ var StyleProperties = []string{
 	"background-image", "filter", "-webkit-text-fill-color", "text-shadow",
 	"-webkit-text-stroke-width", "background-clip",
 	"fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width",
+	"color-scheme",
 }
 
 // Style is one computed-style tuple.
@@ -290,6 +303,10 @@ type Style struct {
 	Stroke        string `json:"stroke,omitempty"`
 	StrokeOpacity string `json:"strokeOpacity,omitempty"`
 	StrokeWidth   string `json:"strokeWidth,omitempty"`
+	// ColorScheme: on the root, a dark scheme makes Chrome paint the
+	// canvas (and the default text colour) dark, a colour sight does not
+	// know (empty in older captures: light).
+	ColorScheme string `json:"colorScheme,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -302,7 +319,7 @@ func StyleFromValues(v []string) Style {
 		return ""
 	}
 	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16),
-		get(17), get(18), get(19), get(20), get(21), get(22), get(23), get(24), get(25), get(26)}
+		get(17), get(18), get(19), get(20), get(21), get(22), get(23), get(24), get(25), get(26), get(27)}
 }
 
 // Frame is one frame and its accessibility tree.

@@ -5,7 +5,7 @@ package fuse
 // stacked boxes to check for covers.
 func (v *view) countNotes(roots []*Node) []*Node {
 	if v.counts.Withheld > 0 {
-		roots = append(roots, withheldNote(v.counts.Withheld))
+		roots = append(roots, withheldNote(v.counts.Withheld, v.counts.Unsure))
 	}
 	if v.counts.Invisible > 0 {
 		roots = append(roots, invisibleNote(v.counts.Invisible))

@@ -21,6 +21,9 @@ func TestSightOnRecordedCaptures(t *testing.T) {
 		{"sight-viewport", append(okTokens(1, 29), "ok58", "ok59", "ok75")},
 		{"ariahidden", okTokens(30, 57, 32, 42)},
 		{"ariahidden-viewport", okTokens(30, 57, 32, 42)},
+		// Settled by the pixels the capture holds (Capture.TextPixels).
+		{"unsure", okTokens(76, 86)},
+		{"darkscheme", okTokens(87, 89)},
 	} {
 		t.Run(tc.capture, func(t *testing.T) {
 			c := load(t, "../testdata/captures/"+tc.capture+".capture.json")
@@ -101,6 +104,43 @@ func TestDrawnControlsKeepTheirRefs(t *testing.T) {
 			}
 			if !strings.Contains(obs.Snapshot, "3 elements withheld") {
 				t.Errorf("the three unseen controls with no drawing are not counted withheld:\n%s", obs.Snapshot)
+			}
+		})
+	}
+}
+
+// TestUnsureTextsWithoutPixelsAreWithheld: the unsure pages' captures with
+// their pixel verdicts taken out. Every text the model cannot judge is
+// withheld, hidden or not (failing closed), the note says why, and the
+// texts the model can judge (the heading's plain colour) stay.
+func TestUnsureTextsWithoutPixelsAreWithheld(t *testing.T) {
+	for _, tc := range []struct {
+		capture string
+		model   []string // judged by the model alone
+		unsure  []string // withheld without pixels
+	}{
+		{"unsure", []string{"ok76"}, okTokens(77, 86)},
+		{"darkscheme", nil, okTokens(87, 89)},
+	} {
+		t.Run(tc.capture, func(t *testing.T) {
+			c := load(t, "../testdata/captures/"+tc.capture+".capture.json")
+			if len(c.TextPixels) == 0 {
+				t.Fatal("the capture holds no pixel verdicts")
+			}
+			c.TextPixels = nil
+			obs := Snapshot(c, Options{})
+			for _, s := range tc.model {
+				if !strings.Contains(obs.Snapshot, s) {
+					t.Errorf("%s, judged by the model, is missing:\n%s", s, obs.Snapshot)
+				}
+			}
+			for _, s := range tc.unsure {
+				if strings.Contains(obs.Snapshot, s) {
+					t.Errorf("%s printed with no pixel verdict:\n%s", s, obs.Snapshot)
+				}
+			}
+			if obs.Stats.Counts.Unsure == 0 || !strings.Contains(obs.Snapshot, "could not be confirmed seen") {
+				t.Errorf("no unsure count (%d) or note:\n%s", obs.Stats.Counts.Unsure, obs.Snapshot)
 			}
 		})
 	}

@@ -91,6 +91,9 @@ type Counts struct {
 	Withheld   int `json:"withheld"`   // texts a person cannot see
 	Invisible  int `json:"invisible"`  // elements at opacity 0 that take no clicks
 	Unchecked  int `json:"unchecked"`  // elements whose covers were not looked for (work bound spent)
+	// Unsure counts withheld texts the model could not judge and the
+	// browser's pixels did not settle (paintorder.SeenUnsure).
+	Unsure int `json:"unsure,omitempty"`
 }
 
 // Tree is the fused observation before serialization.

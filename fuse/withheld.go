@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -116,6 +117,9 @@ func (b *builder) withhold(kind, reason, text string, doc, dom int) {
 	}
 	memo[dom] = sightListed
 	b.counts.Withheld++
+	if reason == paintorder.SeenUnsure {
+		b.counts.Unsure++
+	}
 	if len(b.withheld) >= maxWithheldItems {
 		return
 	}
@@ -228,7 +232,10 @@ func (b *builder) seenName(fd *frameData, dom int, name string) string {
 }
 
 // withheldNote says, once, how much text was withheld.
-func withheldNote(n int) *Node {
+func withheldNote(n, unsure int) *Node {
+	if unsure > 0 {
+		return &Node{Role: "note", Text: plural(n, "text") + fmt.Sprintf(" withheld as unseen (transparent, in the colour behind them, too small, of no area, or, %d of them, painted in a way that could not be confirmed seen)", unsure)}
+	}
 	return &Node{Role: "note", Text: plural(n, "text") + " withheld as unseen (transparent, in the colour behind them, too small, or of no area)"}
 }
 

@@ -78,6 +78,10 @@ type Index struct {
 	colourDone [][]bool
 	textClip   []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
 	svgMemo    map[domsnap.Pos]svgShapes
+	// unmodelled memoizes unmodelledAround; pixels holds the capture's
+	// pixel verdicts (Capture.TextPixels) by node.
+	unmodelled map[domsnap.Pos]bool
+	pixels     map[domsnap.Pos]bool
 	// everywhere: sight stacks paint all over the page (SightEverywhere).
 	everywhere                               bool
 	scratchUnder, scratchAbove, scratchLevel []layer

@@ -46,6 +46,13 @@ const (
 	SeenCovered     = "covered"           // something opaque is painted over it
 	SeenTooSmall    = "too small"         // glyphs a few pixels high
 	SeenNoArea      = "no area"
+	// SeenUnsure: painted with something the model does not know exactly
+	// (a colour it cannot parse), and not settled by the browser's pixels
+	// (Capture.TextPixels): withheld, as failing closed.
+	SeenUnsure = "not confirmed seen"
+	// SeenByPixels: the model was unsure, and making the text transparent
+	// changed no pixel of the browser's screenshot.
+	SeenByPixels = "unseen in the browser's pixels"
 )
 
 // Sight is the verdict on one text or image.
@@ -66,6 +73,7 @@ const (
 	paintColour  uint8 = iota // a background colour
 	paintPicture              // an image or video: opaque pixels of unknown colour
 	paintPattern              // a background image, canvas or svg: unknown, maybe clear
+	paintUnknown              // a background colour sight cannot read: unsure
 )
 
 type paintEntry struct {
@@ -89,14 +97,21 @@ type styleColours struct {
 	// or not recorded), svgStroke a stroke that shows.
 	svgFill              RGBA
 	svgFillOK, svgStroke bool
+	// fillUnknown, bgUnknown: a colour is set that ParseColour cannot read
+	// (CSS Color 4: oklch(), lab(), color(), a color-mix() result): what
+	// it paints is not known, so sight is unsure.
+	fillUnknown, bgUnknown bool
 }
 
 func coloursOf(st *domsnap.Style) styleColours {
 	var c styleColours
 	if c.fill, c.fillOK = ParseColour(st.TextFillColor); !c.fillOK {
+		c.fillUnknown = unknownColour(st.TextFillColor)
 		c.fill, c.fillOK = ParseColour(st.Color)
+		c.fillUnknown = c.fillUnknown || unknownColour(st.Color)
 	}
 	c.bg, c.bgOK = ParseColour(st.BackgroundColor)
+	c.bgUnknown = !c.bgOK && unknownColour(st.BackgroundColor)
 	c.bgOK = c.bgOK && c.bg.A > 0
 	c.pattern = st.BackgroundImage != "" && st.BackgroundImage != "none"
 	c.shadow = visibleColourIn(st.TextShadow)
@@ -107,6 +122,24 @@ func coloursOf(st *domsnap.Style) styleColours {
 	stroke, ok := svgPaint(st.Stroke, st.StrokeOpacity)
 	c.svgStroke = (!ok || stroke.A > 0) && st.Stroke != "" && positive(st.StrokeWidth)
 	return c
+}
+
+// darkScheme: a computed color-scheme under which Chrome may paint the
+// canvas dark (headless prefers light, but a scheme of dark alone is
+// used whatever is preferred; "light dark" is left to the pixels too).
+func darkScheme(s string) bool {
+	return strings.Contains(s, "dark")
+}
+
+// unknownColour: a computed colour is set but is not one ParseColour
+// reads. "" is a capture that did not record it (older captures), and
+// currentcolor takes another property's colour.
+func unknownColour(s string) bool {
+	if s == "" || strings.EqualFold(s, "currentcolor") {
+		return false
+	}
+	_, ok := ParseColour(s)
+	return !ok
 }
 
 // svgPaint is an SVG paint (fill or stroke) at its opacity: none is
@@ -164,6 +197,9 @@ type paintDoc struct {
 	// hasCanvas: the root paints its canvas (a child document's canvas
 	// is clear unless it sets a background).
 	hasCanvas bool
+	// canvasUnknown: the root's background is a colour sight cannot
+	// read: what is behind every text is unknown.
+	canvasUnknown bool
 }
 
 func (ix *Index) paintDoc(d int) *paintDoc {
@@ -201,9 +237,18 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 			// The root's background (or the body's, when the root sets
 			// none) paints the whole canvas.
 			if n.Name == "HTML" {
-				htmlPaints = hasBg
+				htmlPaints = hasBg || sc.bgUnknown
+			}
+			if sc.bgUnknown || n.Name == "HTML" && !hasBg && darkScheme(doc.Styles[n.Layout.Style].ColorScheme) {
+				// An unreadable colour, or a dark color-scheme and no
+				// background: Chrome paints the canvas a dark colour of
+				// its own.
+				p.canvasUnknown = true
 			}
 			if hasBg {
+				if bg.A >= 0.999 {
+					p.canvasUnknown = false // the body's background paints it
+				}
 				p.canvas, p.hasCanvas = over(bg, bg.A*a, p.canvas), true
 				if d > 0 && bg.A < 1 {
 					p.hasCanvas = false // blended with the page behind: leave it
@@ -227,6 +272,8 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 			e.kind, e.c = paintPattern, RGBA{A: a}
 		case hasBg:
 			e.kind, e.c = paintColour, RGBA{bg.R, bg.G, bg.B, bg.A * a}
+		case sc.bgUnknown:
+			e.kind, e.c = paintUnknown, RGBA{A: a}
 		default:
 			continue
 		}
@@ -338,8 +385,44 @@ func paintsBefore(x, y paintEntry) bool {
 }
 
 // TextSight decides whether a person sees text node (doc, i), or the
-// generated content of pseudo element (doc, i), from its line boxes.
+// generated content of pseudo element (doc, i), from its line boxes. What
+// the model is unsure of (it meets paint it does not know exactly) is
+// settled by the browser's pixels (Capture.TextPixels), and, where they
+// did not settle it, withheld (SeenUnsure).
 func (ix *Index) TextSight(doc, i int) Sight {
+	s := ix.modelSight(doc, i)
+	if s.Reason != SeenUnsure {
+		return s
+	}
+	seen, ok := ix.pixelVerdict(doc, i)
+	switch {
+	case !ok:
+		return s
+	case seen:
+		return Sight{Seen: true}
+	}
+	return Sight{Reason: SeenByPixels}
+}
+
+// TextUnsure: the model alone cannot say whether a person sees text node
+// (doc, i) (see UnsureTexts).
+func (ix *Index) TextUnsure(doc, i int) bool { return ix.modelSight(doc, i).Reason == SeenUnsure }
+
+// pixelVerdict is the pixels' verdict on text node (doc, i), ok false
+// when the capture holds none.
+func (ix *Index) pixelVerdict(doc, i int) (seen, ok bool) {
+	if ix.pixels == nil {
+		ix.pixels = make(map[domsnap.Pos]bool, len(ix.c.TextPixels))
+		for _, p := range ix.c.TextPixels {
+			ix.pixels[domsnap.Pos{Doc: p.Doc, Node: p.Node}] = p.Seen
+		}
+	}
+	seen, ok = ix.pixels[domsnap.Pos{Doc: doc, Node: i}]
+	return seen, ok
+}
+
+// modelSight is TextSight by the model alone.
+func (ix *Index) modelSight(doc, i int) Sight {
 	if doc < 0 || doc >= len(ix.c.Documents) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
 		return Sight{Seen: true}
 	}
@@ -352,8 +435,12 @@ func (ix *Index) TextSight(doc, i int) Sight {
 		return Sight{Seen: true}
 	}
 	fill, fillOK, stroked := sc.fill, sc.fillOK, false
-	if ix.svgText(doc, el) {
+	svg := ix.svgText(doc, el)
+	if svg {
 		fill, fillOK, stroked = sc.svgFill, sc.svgFillOK, sc.svgStroke
+	}
+	if !svg && sc.fillUnknown {
+		return Sight{Reason: SeenUnsure}
 	}
 	if !fillOK {
 		return Sight{Seen: true}
@@ -371,6 +458,9 @@ func (ix *Index) TextSight(doc, i int) Sight {
 		return Sight{Reason: SeenTooSmall}
 	}
 	alpha := ix.g.Alpha(doc, el)
+	if alpha >= MinAlpha && ix.unmodelledAround(doc, el) {
+		return Sight{Reason: SeenUnsure}
+	}
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
 	if !drawn {
 		alpha *= fill.A
@@ -433,13 +523,15 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 // the background clipped to the text), so only opacity and covers count.
 func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, drawn bool) Sight {
 	under, overIt := ix.stack(doc, i, x, y)
-	bg, known := White, false
+	bg, known, unsure := White, false, ix.canvasUnknownAt(doc)
 	for _, l := range under {
 		e, ok := ix.svgAround(doc, i, x, y, l)
 		if !ok {
 			continue
 		}
 		switch {
+		case e.kind == paintUnknown:
+			unsure = true
 		case e.kind == paintColour && e.c.A >= 0.999:
 			bg, known = e.c, true
 		case e.kind == paintColour && known:
@@ -454,6 +546,9 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 	case alpha < MinAlpha:
 		s.Reason = SeenTransparent
 		return s
+	case unsure && !drawn:
+		s.Reason = SeenUnsure
+		return s
 	case !drawn && known && Contrast(with, without) < MinContrast:
 		s.Reason = SeenSameColour
 		return s
@@ -464,6 +559,11 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 		switch l.e.kind {
 		case paintPattern:
 			continue // may well be clear where the text is
+		case paintUnknown:
+			if a >= MinAlpha {
+				return Sight{Reason: SeenUnsure}
+			}
+			continue
 		case paintPicture:
 			known = false
 		default:
@@ -512,7 +612,7 @@ func (ix *Index) chainSight(doc, el int, fill RGBA, alpha float64, drawn bool) S
 	var chain [16]RGBA
 	n := 0
 	nodes := ix.c.Documents[doc].Nodes
-	bg, known := White, doc == 0
+	bg, known, opaque := White, doc == 0, false
 	for k, depth := el, 0; k >= 0 && depth < 256; k, depth = int(nodes[k].Parent), depth+1 {
 		c, ok := ix.colours(doc, k)
 		if !ok {
@@ -521,16 +621,22 @@ func (ix *Index) chainSight(doc, el int, fill RGBA, alpha float64, drawn bool) S
 		if c.pattern || pictures[nodes[k].Name] {
 			return Sight{Seen: true} // pixels of unknown colour behind
 		}
+		if c.bgUnknown {
+			return Sight{Reason: SeenUnsure}
+		}
 		if !c.bgOK {
 			continue
 		}
 		if a := c.bg.A * ix.g.Alpha(doc, k); a >= 0.999 {
-			bg, known = c.bg, true
+			bg, known, opaque = c.bg, true, true
 			break
 		} else if n < len(chain) {
 			chain[n] = RGBA{c.bg.R, c.bg.G, c.bg.B, a}
 			n++
 		}
+	}
+	if !opaque && ix.canvasUnknownAt(doc) {
+		return Sight{Reason: SeenUnsure}
 	}
 	if !known {
 		return Sight{Seen: true}
@@ -678,4 +784,140 @@ func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(domsnap.Pos,
 			return
 		}
 	}
+}
+
+// canvasUnknownAt: the canvas of doc, or of a document around it, is a
+// colour sight cannot read.
+func (ix *Index) canvasUnknownAt(doc int) bool {
+	for d, depth := doc, 0; d >= 0 && d < len(ix.c.Documents) && depth < 32; depth++ {
+		if ix.paintDoc(d).canvasUnknown {
+			return true
+		}
+		if d == 0 {
+			return false
+		}
+		d = ix.owner[d].Doc
+	}
+	return false
+}
+
+// unmodelledAround: the element or one around it (through the iframes
+// that hold it) paints through an effect sight does not model exactly: a
+// filter other than opacity(), a clip-path other than none. Memoized per
+// node.
+func (ix *Index) unmodelledAround(doc, el int) bool {
+	if ix.unmodelled == nil {
+		ix.unmodelled = map[domsnap.Pos]bool{}
+	}
+	key := domsnap.Pos{Doc: doc, Node: el}
+	if v, ok := ix.unmodelled[key]; ok {
+		return v
+	}
+	v := false
+	nodes := ix.c.Documents[doc].Nodes
+	for k, depth := el, 0; k >= 0 && depth < 512; k, depth = int(nodes[k].Parent), depth+1 {
+		if nodes[k].Layout != nil {
+			if s := nodes[k].Layout.Style; s >= 0 && s < len(ix.c.Documents[doc].Styles) && UnmodelledEffect(&ix.c.Documents[doc].Styles[s]) {
+				v = true
+				break
+			}
+		}
+		if memo, ok := ix.unmodelled[domsnap.Pos{Doc: doc, Node: k}]; ok && k != el {
+			v = memo
+			break
+		}
+	}
+	if !v {
+		if o := ix.owner[doc]; doc > 0 && o.Doc >= 0 {
+			v = ix.unmodelledAround(o.Doc, o.Node)
+		}
+	}
+	ix.unmodelled[key] = v
+	return v
+}
+
+// UnmodelledEffect: a computed style paints through an effect sight does
+// not model exactly. Modelled: no filter, or opacity() alone (layout
+// multiplies it in); no clip-path, or one of those that clip everything
+// (layout drops the content).
+func UnmodelledEffect(st *domsnap.Style) bool {
+	if f := strings.TrimSpace(st.Filter); f != "" && f != "none" && !opacityOnly(f) {
+		return true
+	}
+	switch cp := strings.ReplaceAll(st.ClipPath, " ", ""); cp {
+	case "", "none", "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
+		return false
+	}
+	return true
+}
+
+// opacityOnly: a filter list of opacity() functions alone.
+func opacityOnly(f string) bool {
+	for rest := strings.TrimSpace(f); rest != ""; rest = strings.TrimSpace(rest) {
+		if !strings.HasPrefix(rest, "opacity(") {
+			return false
+		}
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return false
+		}
+		rest = rest[end+1:]
+	}
+	return true
+}
+
+// MayBeUnsure: some computed style of the capture uses paint sight does
+// not model exactly (a colour it cannot parse, a filter or clip-path it
+// does not model), so some text may need the browser's pixels
+// (UnsureTexts). A capture without any costs a scan of its distinct
+// styles and nothing more.
+func MayBeUnsure(c *domsnap.Capture) bool {
+	for d := range c.Documents {
+		for s := range c.Documents[d].Styles {
+			st := &c.Documents[d].Styles[s]
+			if unknownColour(st.Color) || unknownColour(st.TextFillColor) || unknownColour(st.BackgroundColor) || UnmodelledEffect(st) || darkScheme(st.ColorScheme) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// UnsureText is a text in view that the model cannot judge: its line
+// boxes in view, in top-level viewport CSS px, for the browser's pixels.
+type UnsureText struct {
+	Doc, Node int
+	Boxes     []layout.Box
+}
+
+// UnsureTexts lists up to limit text nodes in view whose sight the model
+// is unsure of (TextUnsure), in document order. Those past the limit stay
+// unsure (withheld). Lines peeking into the viewport by a sliver show no
+// glyph and are left out, as TextVerdicts leaves them.
+func (ix *Index) UnsureTexts(limit int) []UnsureText {
+	vp := ix.g.ViewportBox(0)
+	var out []UnsureText
+	for d := range ix.c.Documents {
+		nodes := ix.c.Documents[d].Nodes
+		for i := range nodes {
+			n := &nodes[i]
+			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
+				continue
+			}
+			var boxes []layout.Box
+			for _, f := range ix.g.Fragments(d, i) {
+				if in := layout.Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
+					boxes = append(boxes, in)
+				}
+			}
+			if len(boxes) == 0 || !ix.TextUnsure(d, i) {
+				continue
+			}
+			if len(out) == limit {
+				return out
+			}
+			out = append(out, UnsureText{Doc: d, Node: i, Boxes: boxes})
+		}
+	}
+	return out
 }

@@ -139,6 +139,9 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 		}
 	}
 	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames, chk.spec)
+	if err == nil {
+		t.settleUnsure(c)
+	}
 	refuse := ""
 	switch {
 	case err != nil:

@@ -1,0 +1,74 @@
+package chrome
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/paintorder"
+)
+
+// Unsure sight is settled by the browser's pixels. The fast model
+// (paintorder's sight) says unsure, rather than seen or hidden, where a
+// text or its painted surroundings use paint it does not model exactly
+// (a colour it cannot parse, a filter, a clip-path). Right after a
+// capture, every such text in view is judged by TextPixels in one batch:
+// a screenshot, every unsure text's parent made transparent at once,
+// another screenshot, compared per text box. The verdicts travel in the
+// capture (Capture.TextPixels), so replays and every consumer see them;
+// a text left unsure is withheld. A capture whose styles use nothing
+// unmodelled pays one scan of its distinct styles.
+
+const (
+	// maxUnsureTexts bounds one batch; texts past it stay unsure.
+	maxUnsureTexts = 2000
+	// unsureBudget bounds the pixel batch of one capture: a page that
+	// stalls its screenshots leaves its unsure texts withheld.
+	unsureBudget = 10 * time.Second
+)
+
+// settleUnsure asks the pixels about the capture's unsure texts in view
+// and records their verdicts in it, with a timing step.
+func (t *Tab) settleUnsure(c *domsnap.Capture) {
+	if !paintorder.MayBeUnsure(c) {
+		return
+	}
+	start := time.Now()
+	texts := paintorder.Build(c, layout.Compute(c)).UnsureTexts(maxUnsureTexts)
+	if len(texts) == 0 {
+		c.Timings = append(c.Timings, domsnap.TimingSince("sight: no unsure text in view", start))
+		return
+	}
+	probes := make([]TextProbe, len(texts))
+	for k, u := range texts {
+		doc := &c.Documents[u.Doc]
+		p := TextProbe{FrameID: doc.FrameID, Backend: doc.Nodes[u.Node].Backend}
+		if parent := doc.Nodes[u.Node].Parent; parent >= 0 {
+			p.Parent = doc.Nodes[parent].Backend
+		}
+		for _, b := range u.Boxes {
+			p.Boxes = append(p.Boxes, domsnap.Rect{X: b.X, Y: b.Y, W: b.W, H: b.H})
+		}
+		probes[k] = p
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, unsureBudget)
+	defer cancel()
+	verdicts, err := t.TextPixels(ctx, probes)
+	settled := 0
+	if err == nil {
+		for k, v := range verdicts {
+			if v == PixelUnsure {
+				continue
+			}
+			c.TextPixels = append(c.TextPixels, domsnap.TextPixel{Doc: texts[k].Doc, Node: texts[k].Node, Seen: v == PixelShown})
+			settled++
+		}
+	}
+	step := fmt.Sprintf("sight: %d unsure texts, %d settled by pixels", len(texts), settled)
+	if err != nil {
+		step += " (the pixels failed: " + oneLine(err.Error()) + ")"
+	}
+	c.Timings = append(c.Timings, domsnap.TimingSince(step, start))
+}
