@@ -844,11 +844,30 @@ func UnmodelledEffect(st *domsnap.Style) bool {
 	if f := strings.TrimSpace(st.Filter); f != "" && f != "none" && !opacityOnly(f) {
 		return true
 	}
+	return unmodelledClip(st)
+}
+
+// unmodelledClip: a clip-path other than none or one of those that clip
+// everything (layout drops that content). It clips hit testing too.
+func unmodelledClip(st *domsnap.Style) bool {
 	switch cp := strings.ReplaceAll(st.ClipPath, " ", ""); cp {
 	case "", "none", "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
 		return false
 	}
 	return true
+}
+
+// ClipUnsure: node (doc, i) or an element around it in its document is
+// clipped by a clip-path the model does not follow: where it takes hits
+// is the browser's to say (act always asks its hit test).
+func (ix *Index) ClipUnsure(doc, i int) bool {
+	d := &ix.c.Documents[doc]
+	for k, depth := i, 0; k >= 0 && k < len(d.Nodes) && depth < 512; k, depth = int(d.Nodes[k].Parent), depth+1 {
+		if l := d.Nodes[k].Layout; l != nil && l.Style >= 0 && l.Style < len(d.Styles) && unmodelledClip(&d.Styles[l.Style]) {
+			return true
+		}
+	}
+	return false
 }
 
 // opacityOnly: a filter list of opacity() functions alone.

@@ -546,12 +546,14 @@ func (t *Tab) OpenDialog() *browser.Dialog { return t.dialog.Load() }
 
 // AnswerDialog accepts or dismisses the open dialog (text for a prompt).
 func (t *Tab) AnswerDialog(accept bool, text string) error {
+	answered := t.dialog.Load()
 	err := t.call("Page.handleJavaScriptDialog", func(ctx context.Context) error {
 		_, err := do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
 		return err
 	})
-	if err == nil {
-		t.dialog.Store(nil)
+	// The page may open its next dialog before this answer comes back (an
+	// alert loop): only the dialog answered is forgotten.
+	if err == nil && answered != nil && t.dialog.CompareAndSwap(answered, nil) {
 		t.signalDialog(false)
 	}
 	return err

@@ -149,10 +149,9 @@ func isBrowserFault(err error) bool {
 	return strings.Contains(s, "context canceled") || strings.Contains(s, "no answer within")
 }
 
-// scrollThenClick opens url, reads it, scrolls down 1,500 px, clicks the
-// top link or button seen before the scroll and judges where the click
-// landed. It reports whether the page had a target and the click landed.
-func scrollThenClick(t *testing.T, b *chrome.Browser, url string) (tried, ok bool) {
+// journeySession opens url in a new tab with an act session on it, as
+// the CLI's defaults capture (auto) with a short settle.
+func journeySession(t *testing.T, b *chrome.Browser, url string) (*chrome.Tab, *act.Session) {
 	t.Helper()
 	tab := openPageTab(t, b, url, 300*time.Millisecond)
 	s, err := act.Open(tab, "journey", fuse.Options{})
@@ -161,6 +160,15 @@ func scrollThenClick(t *testing.T, b *chrome.Browser, url string) (tried, ok boo
 	}
 	s.Capture = browser.CaptureOptions{Mode: domsnap.CaptureAuto}
 	s.Settle = 500 * time.Millisecond
+	return tab, s
+}
+
+// scrollThenClick opens url, reads it, scrolls down 1,500 px, clicks the
+// top link or button seen before the scroll and judges where the click
+// landed. It reports whether the page had a target and the click landed.
+func scrollThenClick(t *testing.T, b *chrome.Browser, url string) (tried, ok bool) {
+	t.Helper()
+	tab, s := journeySession(t, b, url)
 	obs, err := s.Snapshot()
 	if err != nil {
 		t.Fatal(err)
@@ -283,13 +291,7 @@ func TestEveryClickAnswerIsTrueOnTheCorpus(t *testing.T) {
 	clicks, refused := 0, 0
 	for _, p := range pages {
 		t.Run(p.path, func(t *testing.T) {
-			tab := openPageTab(t, b, p.url, 300*time.Millisecond)
-			s, err := act.Open(tab, "journey", fuse.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Capture = browser.CaptureOptions{Mode: domsnap.CaptureAuto}
-			s.Settle = 500 * time.Millisecond
+			tab, s := journeySession(t, b, p.url)
 			n, r := clickAround(t, tab, s, 5)
 			clicks, refused = clicks+n, refused+r
 		})

@@ -49,6 +49,16 @@ func mcpServer(t *testing.T, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 // wantErr.
 func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, wantErr bool) (string, *mcp.CallToolResult) {
 	t.Helper()
+	text, res := callAny(t, cs, name, args)
+	if res.IsError != wantErr {
+		t.Fatalf("%s %v: error %v, want %v:\n%s", name, args, res.IsError, wantErr, text)
+	}
+	return text, res
+}
+
+// callAny runs a tool whose answer may be an error result.
+func callAny(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, *mcp.CallToolResult) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
@@ -60,9 +70,6 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 		if tc, ok := c.(*mcp.TextContent); ok {
 			sb.WriteString(tc.Text)
 		}
-	}
-	if res.IsError != wantErr {
-		t.Fatalf("%s %v: error %v, want %v:\n%s", name, args, res.IsError, wantErr, sb.String())
 	}
 	return sb.String(), res
 }
