@@ -46,13 +46,15 @@ func runInOwnTemp(m *testing.M) int {
 	return m.Run()
 }
 
-// TestMissingChromiumFailsUnderCI runs an end-to-end test in a child test
-// process with no browser on PATH: under CI it must fail, both at the
+// TestMissingChromiumFailsUnderCI runs end-to-end tests in a child test
+// process with no browser on PATH: under CI they must fail, both at the
 // package's start and in needChromium itself (the start check turned off);
-// outside CI it skips.
+// outside CI they skip. Every way a test reaches Chromium is in the list:
+// the CLI, an attached browser, an in-process one, the MCP server.
 func TestMissingChromiumFailsUnderCI(t *testing.T) {
 	startCheckOff := []string{"AXFUSE_TEST_NO_PRECHECK=1"}
-	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActFollowsAnElementAHoverMoves)$",
+	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActFollowsAnElementAHoverMoves|"+
+		"TestJourneyScrollThenClick|TestKeyTraps|TestKeyTrapsThroughCLIAndMCP|TestSlideTraps|TestFloodsThroughMCP|TestHistoryFloodThroughCLI)$",
 		ci.Child{CI: "true", Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "true", Env: startCheckOff, Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "1", Env: startCheckOff, Fail: true, Want: "CI=1 and no Chromium"},
