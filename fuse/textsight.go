@@ -32,7 +32,6 @@ func (t *Tree) TextVerdicts() []TextVerdict {
 	if v == nil || v.opts.Mode != ModeFused {
 		return nil
 	}
-	vp := v.g.ViewportBox(0)
 	var out []TextVerdict
 	for d := range v.c.Documents {
 		doc := &v.c.Documents[d]
@@ -41,14 +40,7 @@ func (t *Tree) TextVerdicts() []TextVerdict {
 			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
 				continue
 			}
-			var boxes []layout.Box
-			for _, f := range v.g.Fragments(d, i) {
-				// In view as the occlusion check counts it: a line peeking
-				// in by a sliver at the viewport's edge shows no glyph.
-				if in := layout.Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
-					boxes = append(boxes, in)
-				}
-			}
+			boxes := v.g.LinesInView(d, i)
 			if len(boxes) == 0 {
 				continue
 			}

@@ -519,6 +519,20 @@ func (g *Geometry) Fragments(doc, node int) []Box {
 	return g.FragmentsInto(make([]Box, 0, len(l.Fragments)), doc, node, len(l.Fragments))
 }
 
+// LinesInView returns a text node's line boxes cut to the viewport, as
+// the occlusion check counts a line in view: one peeking in by a sliver
+// at the viewport's edge shows no glyph and is left out.
+func (g *Geometry) LinesInView(doc, node int) []Box {
+	vp := g.ViewportBox(0)
+	var out []Box
+	for _, f := range g.Fragments(doc, node) {
+		if in := Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
 // Alpha is a node's effective opacity, 0 to 1: opacity and filter
 // opacity() multiplied down its ancestors and the iframes that hold it.
 func (g *Geometry) Alpha(doc, node int) float64 {

@@ -910,11 +910,10 @@ type UnsureText struct {
 }
 
 // UnsureTexts lists up to limit text nodes in view whose sight the model
-// is unsure of (TextUnsure), in document order. Those past the limit stay
-// unsure (withheld). Lines peeking into the viewport by a sliver show no
-// glyph and are left out, as TextVerdicts leaves them.
+// is unsure of (TextUnsure), in document order, with their lines in view
+// (layout.Geometry.LinesInView). Those past the limit stay unsure
+// (withheld).
 func (ix *Index) UnsureTexts(limit int) []UnsureText {
-	vp := ix.g.ViewportBox(0)
 	var out []UnsureText
 	for d := range ix.c.Documents {
 		nodes := ix.c.Documents[d].Nodes
@@ -923,12 +922,7 @@ func (ix *Index) UnsureTexts(limit int) []UnsureText {
 			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
 				continue
 			}
-			var boxes []layout.Box
-			for _, f := range ix.g.Fragments(d, i) {
-				if in := layout.Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
-					boxes = append(boxes, in)
-				}
-			}
+			boxes := ix.g.LinesInView(d, i)
 			if len(boxes) == 0 || !ix.TextUnsure(d, i) {
 				continue
 			}
