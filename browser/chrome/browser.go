@@ -499,6 +499,9 @@ func (t *Tab) init(setViewport bool) error {
 	t.watchSettle()
 	t.watchActivity()
 	t.watchLog()
+	if err := t.bootGuard(ctx); err != nil {
+		return fmt.Errorf("arming the input guard's first listeners: %w", err)
+	}
 	return nil
 }
 

@@ -227,6 +227,9 @@ func (t *Tab) attachChromedp(id string) (*session, error) {
 		_, err := do(ctx, page.GetFrameTree, cdp.Empty{})
 		return err
 	})
+	if err == nil {
+		err = t.bootGuard(ctx)
+	}
 	if err != nil {
 		cancel()
 		return nil, err

@@ -21,6 +21,23 @@ import (
 //go:embed guard.js
 var guardJS string
 
+//go:embed guardboot.js
+var guardBootJS string
+
+// bootGuard has guardboot.js run in axfuse's isolated world of every frame
+// of the session at document start, before the page's scripts, and now in
+// the documents already there (decision 2026-12-06-the-guard-listens-first).
+// The world is the one guards arm in: Chrome keeps one world per frame and
+// name.
+func (t *Tab) bootGuard(session context.Context) error {
+	return t.callIn(session, "Page.addScriptToEvaluateOnNewDocument", func(ctx context.Context) error {
+		_, err := do(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: guardBootJS, WorldName: "axfuse", RunImmediately: new(true),
+		})
+		return err
+	})
+}
+
 // The events each kind of action sends, that a guard watches. Enter and
 // leave events are left out: they go to every ancestor the pointer
 // enters, not only to what it is over.

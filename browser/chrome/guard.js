@@ -143,7 +143,19 @@ async function (o) {
   const inserted = (n) => { for (let e = n; e; e = e.parentNode) if (added.has(e)) return true; return false; };
   const reaches = (path, anchor) => path.includes(anchor) || (anchor === el && path.some((n) => allowed.has(n)));
   const press = /^(pointerdown|mousedown|dragstart|drop)$/;
-  const handlers = [];
+  // listen adds a listener, and says how to remove it. A capture listener
+  // of the element's window goes into guardboot.js's, added at document
+  // start before any of the page's: no page listener runs before it.
+  const offs = [];
+  const first = globalThis.__axfuseFirst;
+  const listen = (at, type, h, capture) => {
+    if (capture && first && at === first.win && first.add(type, h)) {
+      offs.push(() => first.remove(type, h));
+      return;
+    }
+    at.addEventListener(type, h, capture);
+    offs.push(() => at.removeEventListener(type, h, capture));
+  };
   const stop = (ev, why) => { if (!st.blocked) st.blocked = why; ev.preventDefault(); ev.stopImmediatePropagation(); };
   for (const s of scopes) {
     const h = (ev) => {
@@ -193,9 +205,9 @@ async function (o) {
         if (now !== st.fp) return stop(ev, { event: ev.type, changed: short(el.textContent, 80) || short(el.getAttribute('aria-label'), 80) });
         if (press.test(ev.type)) st.pressed = true;
       }
+      if (s.anchor === el && /^(pointerup|mouseup)$/.test(ev.type)) st.released = true;
     };
-    for (const type of o.events) s.at.addEventListener(type, h, true);
-    handlers.push([s.at, h]);
+    for (const type of o.events) listen(s.at, type, h, true);
   }
   // The focus watch, for keys: the page moving the focus off the field
   // while one of the action's keys is being dispatched (a keydown handler
@@ -244,11 +256,8 @@ async function (o) {
   };
   if (focusWatch) {
     const win = el.ownerDocument.defaultView;
-    win.addEventListener('focusout', onFocusOut, true);
-    handlers.push([win, onFocusOut, ['focusout']]);
-    const bubbling = ['keydown', 'keypress', 'beforeinput'];
-    for (const type of bubbling) win.addEventListener(type, afterHandlers, false);
-    handlers.push([win, afterHandlers, bubbling, false]);
+    listen(win, 'focusout', onFocusOut, true);
+    for (const type of ['keydown', 'keypress', 'beforeinput']) listen(win, type, afterHandlers, false);
   }
   // judgePoint: what the browser's hit test reaches now where the pointer
   // moved, asked between the move and the press (Peek). What the move
@@ -288,7 +297,7 @@ async function (o) {
   const disarm = () => {
     if (!armed) return;
     armed = false;
-    for (const [at, h, types, capture] of handlers) for (const type of types || o.events) at.removeEventListener(type, h, capture !== false);
+    for (const off of offs) off();
     mo.disconnect();
   };
   // A guard whose action never finished (a dialog it opened blocks the
@@ -296,6 +305,12 @@ async function (o) {
   setTimeout(() => { disarm(); setTimeout(() => g.delete(token), 60000); }, 15000);
   g.set(token, (keep) => {
     if (keep && st.point && !st.blocked && !st.pressed && !o.owner && !o.follow) judgePoint();
+    // Pressed, and the release never came back to this document: it
+    // landed in a frame that came over the element after the press (that
+    // frame's guardboot.js dropped it), so the click did not happen.
+    if (!keep && st.pressed && !st.released && !st.blocked && !o.owner && o.events.includes('pointerup')) {
+      st.blocked = { event: 'pointerup', hit: 'another frame or window' };
+    }
     if (!keep) disarm();
     const a = deepActive();
     const focused = !!a && (a === subject || (subject.isContentEditable && subject.contains(a))) && el.ownerDocument.hasFocus();
