@@ -199,6 +199,11 @@ type Node struct {
 	ContentFrame   string `json:"contentFrame,omitempty"`
 	ShadowRootType string `json:"shadowRootType,omitempty"`
 	PseudoType     string `json:"pseudoType,omitempty"`
+	// AltText is, for a pseudo element a viewport capture read itself,
+	// CSS content's alt text (content: "" / "alt"): never painted, but
+	// part of the name Chrome gives its element. Chrome's own capture
+	// leaves it to the AX tree.
+	AltText string `json:"altText,omitempty"`
 	// Clickable is DOMSnapshot's isClickable: a click listener, a link, a
 	// form control.
 	Clickable bool `json:"clickable,omitempty"`
@@ -266,6 +271,10 @@ var StyleProperties = []string{
 	"-webkit-text-stroke-width", "background-clip",
 	"fill", "fill-opacity", "stroke", "stroke-opacity", "stroke-width",
 	"color-scheme",
+	"mask-image", "mix-blend-mode", "backdrop-filter", "transform", "contain",
+	"box-shadow", "border-top-width", "border-right-width", "border-bottom-width",
+	"border-left-width", "outline-style", "outline-width", "outline-offset",
+	"font-size-adjust",
 }
 
 // Style is one computed-style tuple.
@@ -307,6 +316,25 @@ type Style struct {
 	// canvas (and the default text colour) dark, a colour sight does not
 	// know (empty in older captures: light).
 	ColorScheme string `json:"colorScheme,omitempty"`
+	// What paints that sight does not model as colours: masks, blend
+	// modes, backdrop filters, 3D transforms and font-size-adjust make a
+	// text unsure (the browser's pixels settle it); contain: paint clips
+	// like overflow; shadows, borders and outlines paint colours that
+	// are not recorded where they lie (empty in older captures: none).
+	MaskImage         string `json:"maskImage,omitempty"`
+	MixBlendMode      string `json:"mixBlendMode,omitempty"`
+	BackdropFilter    string `json:"backdropFilter,omitempty"`
+	Transform         string `json:"transform,omitempty"`
+	Contain           string `json:"contain,omitempty"`
+	BoxShadow         string `json:"boxShadow,omitempty"`
+	BorderTopWidth    string `json:"borderTopWidth,omitempty"`
+	BorderRightWidth  string `json:"borderRightWidth,omitempty"`
+	BorderBottomWidth string `json:"borderBottomWidth,omitempty"`
+	BorderLeftWidth   string `json:"borderLeftWidth,omitempty"`
+	OutlineStyle      string `json:"outlineStyle,omitempty"`
+	OutlineWidth      string `json:"outlineWidth,omitempty"`
+	OutlineOffset     string `json:"outlineOffset,omitempty"`
+	FontSizeAdjust    string `json:"fontSizeAdjust,omitempty"`
 }
 
 // StyleFromValues builds a Style from values in StyleProperties order;
@@ -319,7 +347,8 @@ func StyleFromValues(v []string) Style {
 		return ""
 	}
 	return Style{get(0), get(1), get(2), get(3), get(4), get(5), get(6), get(7), get(8), get(9), get(10), get(11), get(12), get(13), get(14), get(15), get(16),
-		get(17), get(18), get(19), get(20), get(21), get(22), get(23), get(24), get(25), get(26), get(27)}
+		get(17), get(18), get(19), get(20), get(21), get(22), get(23), get(24), get(25), get(26), get(27),
+		get(28), get(29), get(30), get(31), get(32), get(33), get(34), get(35), get(36), get(37), get(38), get(39), get(40), get(41)}
 }
 
 // Frame is one frame and its accessibility tree.

@@ -2,6 +2,7 @@ package fuse
 
 import (
 	"fmt"
+	"github.com/axfuse/axfuse/paintorder"
 	"math"
 	"strings"
 
@@ -44,6 +45,22 @@ func (b *builder) withContextRole(fd *frameData, ax *domsnap.AXNode, dom int) *d
 	return &cp
 }
 
+// textField: an <input> that draws its value as text, or a <textarea>.
+func textField(node *domsnap.Node) bool {
+	if node.Name == "TEXTAREA" {
+		return true
+	}
+	if node.Name != "INPUT" {
+		return false
+	}
+	t, _ := node.Attr("type")
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "", "text", "search", "email", "tel", "url", "number", "password":
+		return true
+	}
+	return false
+}
+
 // fromMarkup fills in what Chrome's AX node leaves out and the markup
 // says: a date, time or colour input's value (Chrome gives its inner
 // parts, not its value), and aria-invalid's kind (grammar, spelling).
@@ -53,6 +70,14 @@ func (b *builder) fromMarkup(n *Node, fd *frameData, ax *domsnap.AXNode, dom int
 	case "Date", "DateTime", "InputTime", "ColorWell":
 		if n.Value == "" {
 			n.Value = node.InputValue
+		}
+	}
+	if n.Value != "" && textField(node) {
+		// A value drawn in a clear or page-coloured font is text no one
+		// sees (the field itself may still be seen and typed into).
+		if s := b.v.ix.ValueSight(fd.doc, dom); !s.Seen && s.Reason != paintorder.SeenCovered {
+			b.withhold("value", s.Reason, n.Value, fd.doc, dom)
+			n.Value = ""
 		}
 	}
 	if ax.Role == "LayoutTableRow" || ax.Role == "LayoutTableCell" {

@@ -284,7 +284,11 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 	}
 	if imageRole(ax.Role) && dom >= 0 {
 		if why := b.sightOf(fd.doc, dom, true); why != "" {
-			b.withhold("image", why, ax.Name, fd.doc, dom)
+			// An unseen image with no name hides no words: it is
+			// left out, not counted as withheld.
+			if strings.TrimSpace(ax.Name) != "" {
+				b.withhold("image", why, ax.Name, fd.doc, dom)
+			}
 			return b.children(fd, i, dom, sc)
 		}
 	}

@@ -211,6 +211,18 @@ func (b *builder) seenName(fd *frameData, dom int, name string) string {
 			if why := b.sightOf(fd.doc, k, false); why != "" {
 				hidden, kind, reason = n.Value, "text", why
 			}
+		case n.PseudoType != "" && n.Backend != 0:
+			// Generated content: what Chrome names it by (its text, or
+			// CSS content's alt text) is cut when no one sees it.
+			if _, text, ok := b.axOf(fd.doc, n.Backend); ok && text != "" {
+				if why := b.sightOf(fd.doc, k, false); why != "" {
+					hidden, kind, reason = text, "generated", why
+				}
+			}
+		case n.PseudoType != "" && n.AltText != "" && n.Layout != nil && strings.TrimSpace(n.Layout.Text) == "":
+			// A viewport capture's generated content that paints
+			// nothing: its alt text names nothing anyone sees.
+			hidden, kind, reason = n.AltText, "generated", paintorder.SeenNoArea
 		case n.Name == "IMG":
 			if alt, ok := n.Attr("alt"); ok && alt != "" {
 				if why := b.sightOf(fd.doc, k, true); why != "" {
@@ -265,7 +277,15 @@ func unseenText(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
 // first, which may be an empty one: its element must be empty too.
 func noArea(c *domsnap.Capture, g *layout.Geometry, d, i int) bool {
 	nodes := c.Documents[d].Nodes
-	if i < 0 || i >= len(nodes) || nodes[i].Type != domsnap.TextNode {
+	if i < 0 || i >= len(nodes) {
+		return false
+	}
+	if nodes[i].PseudoType != "" {
+		// Generated content of no area: what Chrome names it by is CSS
+		// content's alt text (content: "" / "alt"), never painted.
+		return noBox(c, g, d, i)
+	}
+	if nodes[i].Type != domsnap.TextNode {
 		return false
 	}
 	return noBox(c, g, d, i) && noBox(c, g, d, int(nodes[i].Parent))

@@ -164,8 +164,24 @@ func factsOf(st *domsnap.Style) styleFacts {
 	}
 	f.noPointer = st.PointerEvents == "none"
 	f.shown = st.Display != "none" && st.Visibility != "hidden" && st.Visibility != "collapse"
+	if containsPaint(st.Contain) {
+		// contain: paint clips what the element holds to its padding box,
+		// as overflow: clip does.
+		f.clipX, f.clipY = true, true
+	}
 	f.overflowClips = f.clipX || f.clipY
 	return f
+}
+
+// containsPaint: a computed contain value that includes paint containment
+// (paint itself, or the strict and content shorthands).
+func containsPaint(contain string) bool {
+	for _, v := range strings.Fields(contain) {
+		if v == "paint" || v == "strict" || v == "content" {
+			return true
+		}
+	}
+	return false
 }
 
 // noStyle stands for a node without a computed style.
@@ -215,7 +231,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		if st.clipsAway && b.W <= 2 && b.H <= 2 {
 			dg.flags[i] |= unseen // the screen-reader-only pattern: a clipped pixel
 		}
-		if st.clipsAway || closedDetails(doc, i) {
+		if st.clipsAway || closedDetails(doc, i) || svgUnrendered(doc, i) {
 			clip = emptyClip // clipped away, with everything inside it
 			flow[i], abs[i] = clip, clip
 		}
@@ -356,6 +372,18 @@ func clipsAway(st *domsnap.Style) bool {
 	return false
 }
 
+// svgUnrendered: an SVG element that is never painted where it lies, only
+// used by reference (<defs>, <symbol>, <clipPath>, <mask>, <pattern>,
+// <marker>): DOMSnapshot may still give what it holds boxes. Its content
+// inherits the clip, so one check on it suffices.
+func svgUnrendered(doc *domsnap.Document, i int) bool {
+	switch doc.Nodes[i].Name {
+	case "defs", "symbol", "clipPath", "mask", "pattern", "marker":
+		return true
+	}
+	return false
+}
+
 // closedDetails: the content of a closed <details>, other than its first
 // summary, is not rendered though DOMSnapshot may still give it a box.
 func closedDetails(doc *domsnap.Document, i int) bool {
@@ -474,6 +502,19 @@ func (g *Geometry) has(doc, node int, fact uint8) bool {
 // IsUnseen reports a node inside a visually-hidden element (clip or
 // clip-path cutting it to nothing): screen-reader-only content.
 func (g *Geometry) IsUnseen(doc, node int) bool { return g.has(doc, node, unseen) }
+
+// ClippedToNothing reports a laid-out node whose clip has no area: inside
+// a box of no width or height that clips its content (overflow, contain:
+// paint), clipped away, or in SVG that is never rendered. Unlike content
+// scrolled out of a scrollport, nothing of it shows until the page itself
+// changes that clip.
+func (g *Geometry) ClippedToNothing(doc, node int) bool {
+	if !g.has(doc, node, hasBox) {
+		return false
+	}
+	dg := &g.Docs[doc]
+	return dg.clips[dg.clip[node]].box() == Box{}
+}
 
 // IsVisible reports whether a node is rendered visibly (laid out, not
 // display:none, visibility:hidden, opacity 0, nor of zero area).

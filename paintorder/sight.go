@@ -74,6 +74,7 @@ const (
 	paintPicture              // an image or video: opaque pixels of unknown colour
 	paintPattern              // a background image, canvas or svg: unknown, maybe clear
 	paintUnknown              // a background colour sight cannot read: unsure
+	paintDecor                // borders, shadows, outlines, a backdrop filter (decor.go)
 )
 
 type paintEntry struct {
@@ -224,11 +225,18 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 	htmlPaints := false
 	for i := range doc.Nodes {
 		n := &doc.Nodes[i]
-		if n.Type != domsnap.ElementNode || n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) || !ix.g.IsTangible(d, i) {
+		if n.Type != domsnap.ElementNode || n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) {
 			continue
 		}
 		a := ix.g.Alpha(d, i)
 		if a < 0.01 {
+			continue
+		}
+		if !ix.g.IsTangible(d, i) {
+			// A box of no area still paints its border, shadow and outline.
+			if st := &doc.Styles[n.Layout.Style]; st.Visibility != "hidden" && st.Visibility != "collapse" {
+				ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: 2, order: n.Layout.PaintOrder, c: RGBA{A: a}})
+			}
 			continue
 		}
 		sc, _ := ix.colours(d, i)
@@ -256,15 +264,16 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 			}
 			continue
 		}
-		shown := ix.g.ShownBox(d, i)
-		if shown.W <= 0 || shown.H <= 0 || !ix.nearSight(shown) {
-			continue
-		}
 		rank := int8(2)
 		if ix.g.IsSunk(d, i) {
 			rank = 1
 		}
 		e := paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder}
+		ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder, c: RGBA{A: a}})
+		shown := ix.g.ShownBox(d, i)
+		if shown.W <= 0 || shown.H <= 0 || !ix.nearSight(shown) {
+			continue
+		}
 		switch {
 		case pictures[n.Name]:
 			e.kind, e.c = paintPicture, RGBA{A: a}
@@ -448,6 +457,9 @@ func (ix *Index) modelSight(doc, i int) Sight {
 	var buf [4]layout.Box
 	frags := ix.g.FragmentsInto(buf[:0], doc, i, len(buf))
 	if len(frags) == 0 {
+		if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode && n.Layout != nil && noArea(n.Layout.Fragments) {
+			return Sight{Reason: SeenNoArea} // glyphs of no size (font-size-adjust: 0)
+		}
 		return Sight{Seen: true} // clipped or without lines: others decide
 	}
 	tall := false
@@ -462,6 +474,16 @@ func (ix *Index) modelSight(doc, i int) Sight {
 		return Sight{Reason: SeenUnsure}
 	}
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
+	if drawn && !svg && fill.A*alpha < MinAlpha {
+		// Drawn only by a shadow, a stroke or a clipped background, whose
+		// colour and place sight does not follow (far off, clear, the
+		// page's own colour): the pixels say, in view. Far from it, a
+		// background clipped to the text is judged by its colours.
+		if !ix.meets(frags[0], ix.g.Viewport.Height) && !sc.shadow && !sc.stroke {
+			return ix.clipTextSight(doc, el, alpha)
+		}
+		return Sight{Reason: SeenUnsure}
+	}
 	if !drawn {
 		alpha *= fill.A
 	}
@@ -524,19 +546,30 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, drawn bool) Sight {
 	under, overIt := ix.stack(doc, i, x, y)
 	bg, known, unsure := White, false, ix.canvasUnknownAt(doc)
+	// stops: the colours of a gradient behind, as painted so far (nil:
+	// none, or covered since by an opaque colour).
+	var stops []RGBA
 	for _, l := range under {
 		e, ok := ix.svgAround(doc, i, x, y, l)
 		if !ok {
 			continue
 		}
 		switch {
+		case e.kind == paintDecor:
+			unsure = unsure || ix.decorAt(l.doc, int(e.node), x, y)
 		case e.kind == paintUnknown:
 			unsure = true
 		case e.kind == paintColour && e.c.A >= 0.999:
-			bg, known = e.c, true
-		case e.kind == paintColour && known:
-			bg = over(e.c, e.c.A, bg)
+			bg, known, stops = e.c, true, nil
+		case e.kind == paintColour:
+			if known {
+				bg = over(e.c, e.c.A, bg)
+			}
+			for k := range stops {
+				stops[k] = over(e.c, e.c.A, stops[k])
+			}
 		case e.kind != paintColour && e.c.A >= MinAlpha:
+			stops = ix.gradientOver(l.doc, int(e.node), e.c.A, bg, known)
 			known = false // pixels of unknown colour behind
 		}
 	}
@@ -552,20 +585,33 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 	case !drawn && known && Contrast(with, without) < MinContrast:
 		s.Reason = SeenSameColour
 		return s
+	case !drawn && stops != nil:
+		if r := stopsSight(stops, fill, alpha); r != "" {
+			s.Reason = r
+			return s
+		}
 	}
 	pass := 1.0 // how much of the text shows through what is over it
 	for _, l := range overIt {
 		a := l.e.c.A
 		switch l.e.kind {
-		case paintPattern:
-			continue // may well be clear where the text is
+		case paintPattern, paintPicture:
+			// A canvas, an svg, an image or a background image over the
+			// text may be clear or opaque where it lies: the pixels say.
+			if a >= MinAlpha {
+				return Sight{Reason: SeenUnsure}
+			}
+			continue
+		case paintDecor:
+			if a >= MinAlpha && ix.decorAt(l.doc, int(l.e.node), x, y) {
+				return Sight{Reason: SeenUnsure}
+			}
+			continue
 		case paintUnknown:
 			if a >= MinAlpha {
 				return Sight{Reason: SeenUnsure}
 			}
 			continue
-		case paintPicture:
-			known = false
 		default:
 			with, without = over(l.e.c, a, with), over(l.e.c, a, without)
 		}
@@ -844,8 +890,29 @@ func UnmodelledEffect(st *domsnap.Style) bool {
 	if f := strings.TrimSpace(st.Filter); f != "" && f != "none" && !opacityOnly(f) {
 		return true
 	}
+	if set(st.MaskImage) || st.MixBlendMode != "" && st.MixBlendMode != "normal" || set(st.FontSizeAdjust) {
+		return true
+	}
+	// A 3D transform may turn the box away or edge on (2D ones are in
+	// the boxes DOMSnapshot gives).
+	if strings.HasPrefix(st.Transform, "matrix3d(") {
+		return true
+	}
 	return unmodelledClip(st)
 }
+
+// noArea: line boxes there are, and none has an area.
+func noArea(frags []domsnap.Rect) bool {
+	for _, f := range frags {
+		if f.W > 0 && f.H > 0 {
+			return false
+		}
+	}
+	return len(frags) > 0
+}
+
+// set: a computed value other than none (or not recorded).
+func set(v string) bool { return v != "" && v != "none" }
 
 // unmodelledClip: a clip-path other than none or one of those that clip
 // everything (layout drops that content). It clips hit testing too.
@@ -897,6 +964,39 @@ func MayBeUnsure(c *domsnap.Capture) bool {
 			if unknownColour(st.Color) || unknownColour(st.TextFillColor) || unknownColour(st.BackgroundColor) || UnmodelledEffect(st) || darkScheme(st.ColorScheme) {
 				return true
 			}
+			if _, decor := decorOf(st); decor || strings.Contains(st.BackgroundImage, "gradient") || drawnClear(st) {
+				return true
+			}
+		}
+		if coverOfUnknownPixels(&c.Documents[d]) {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnClear: text of style st drawn only by a shadow, a stroke or its
+// clipped background (its fill clear).
+func drawnClear(st *domsnap.Style) bool {
+	c := coloursOf(st)
+	return c.fillOK && c.fill.A < MinAlpha && (c.shadow || c.stroke || c.clipText || set(st.TextShadow))
+}
+
+// coverOfUnknownPixels: the document positions an image, canvas, svg,
+// video or background image (out of the flow or shifted), which may lie
+// over text.
+func coverOfUnknownPixels(doc *domsnap.Document) bool {
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) {
+			continue
+		}
+		st := &doc.Styles[n.Layout.Style]
+		if st.Position == "" || st.Position == "static" {
+			continue
+		}
+		if pictures[n.Name] || n.Name == "CANVAS" || n.Name == "svg" || set(st.BackgroundImage) {
+			return true
 		}
 	}
 	return false

@@ -13,7 +13,7 @@ done
 # of one page alike (and of the drag board, whose drag targets the viewport
 # pass must find as the full capture does, and of the delegated orders,
 # whose cursor spans Chrome makes no AX node of).
-for name in big shop scrolled drag delegated sight ariahidden standin; do
+for name in big shop scrolled drag delegated sight ariahidden standin paint; do
   ./bin/axfuse capture --capture viewport "testdata/pages/$name.html" -o "testdata/captures/$name-viewport.capture.json"
   echo "recorded $name-viewport"
 done

@@ -269,6 +269,7 @@ type viewNode struct {
 	Clickable      bool        `json:"clickable"`
 	ElidedTargets  int         `json:"elidedTargets"`
 	PseudoType     string      `json:"pseudoType"`
+	AltText        string      `json:"altText"`
 	Layout         *viewLayout `json:"layout"`
 	// In an incremental pass: the node's AX node (Fresh) or its
 	// listeners (LFresh) may have changed since the memo's pass.
@@ -878,7 +879,7 @@ func viewDocument(vd *viewDoc, backends []int64, frame, target string) domsnap.D
 		if vn.PseudoType != "" {
 			// Generated text in its element's box (Layout.Text holds it);
 			// the backend id the pass gave is its element's.
-			n.Backend, n.PseudoType, n.Type = 0, vn.PseudoType, domsnap.ElementNode
+			n.Backend, n.PseudoType, n.Type, n.AltText = 0, vn.PseudoType, domsnap.ElementNode, vn.AltText
 		}
 		if l := vn.Layout; l != nil {
 			n.Layout = &domsnap.Layout{Bounds: rect(l.Bounds), Style: l.Style, PaintOrder: l.PaintOrder, Text: l.Text}

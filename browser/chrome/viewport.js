@@ -702,6 +702,9 @@
           if (!inView(b, W, H)) { whole = false; continue; }
           const frags = [];
           for (const r of rs) if (r.width || r.height) frags.push(box(r));
+          // Lines of no size (font-size-adjust: 0) are kept as Chrome's
+          // own capture keeps them, so that sight knows the text has none.
+          if (!frags.length) for (let k = 0; k < rs.length && k < 4; k++) frags.push(box(rs[k]));
           const nv = nodeValueOf(c);
           const v = nv.length > 10000 ? nv.slice(0, 10000) : nv;
           const style = o.layout ? o.layout.style : styleOf(el)[0];
@@ -724,13 +727,19 @@
       const cs = win.getComputedStyle(el, which);
       const c = cs.getPropertyValue('content');
       if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return;
-      let text = '';
-      for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
-        text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (attr(el, m[2]) || '');
+      // What follows a top-level "/" is the content's alt text: named,
+      // never painted, so not text a person sees.
+      let text = '', alt = '', inAlt = false;
+      for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)|(\/)/g)) {
+        if (m[3] !== undefined) { inAlt = true; continue; }
+        const part = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (attr(el, m[2]) || '');
+        if (inAlt) alt += part; else text += part;
       }
-      if (!text.trim()) return;
+      if (!text.trim() && !alt.trim()) return;
       const b = d.nodes[me].layout.bounds;
-      const k = emit(el, me, { name: which, pseudoType: which.slice(2), layout: { bounds: b, style: styleOf(el, which)[0], text: text.slice(0, 10000), fragments: [b] } });
+      const o = { name: which, pseudoType: which.slice(2), layout: { bounds: b, style: styleOf(el, which)[0], text: text.trim() ? text.slice(0, 10000) : '', fragments: [b] } };
+      if (alt.trim() && !text.trim()) o.altText = alt.slice(0, 10000);
+      const k = emit(el, me, o);
       layer[k] = layer[me];
     };
     const complete = [];

@@ -58,6 +58,10 @@ var sightPages = []sightPage{
 	// clip-paths), settled by the browser's pixels. The button whose
 	// name is hidden keeps a ref with no name.
 	{page: "unsure.html", shown: tokens("ok", 76, 86), targets: tokens("tgt", 76, 76), loose: []string{"- button [ref="}, hiddenInView: true},
+	// More paint sight does not model (masks, contain, 3D, blend modes,
+	// backdrop filters, covers that are not boxes, glyphs drawn otherwise,
+	// field values, SVG, image and CSS content alt, gradients).
+	{page: "paint.html", shown: tokens("ok", 100, 125), targets: tokens("tgt", 91, 98), hiddenInView: true},
 	// color-scheme: dark with no background: the canvas is dark.
 	{page: "darkscheme.html", shown: tokens("ok", 87, 89), targets: tokens("tgt", 78, 79), hiddenInView: true},
 }
@@ -181,6 +185,15 @@ func TestHostileSightMCP(t *testing.T) {
 	if !ok || !hiddenToken.MatchString(audit) {
 		t.Errorf("audit: no list of withheld text quoting it:\n%s", text)
 	}
+	// Every hostile page, through the server's own snapshot.
+	for _, p := range sightPages {
+		text, _ := call(t, cs, "browser_navigate", map[string]any{"url": servePage(t, p.page)}, false)
+		checkSight(t, "navigate "+p.page, text, p.shown)
+		text, _ = call(t, cs, "browser_snapshot", map[string]any{}, false)
+		checkSight(t, "snapshot "+p.page, text, p.shown)
+		checkTargets(t, "snapshot "+p.page, text, p)
+	}
+	text, _ = call(t, cs, "browser_navigate", map[string]any{"url": sight}, false)
 	text, _ = call(t, cs, "browser_click", map[string]any{"ref": refOf(t, text, `button "tgt07 ok24 Save"`)}, false)
 	checkSight(t, "click delta", text, []string{"ok90", "ok91"})
 	if !strings.Contains(text, `button "ok91 tgt90 Undo" [new] [ref=`) {
