@@ -310,3 +310,39 @@ func TestJourneyScrollThenClick(t *testing.T) {
 		t.Fatalf("tried %v, landed %v", tried, ok)
 	}
 }
+
+// TestJourneyScrollThenClickThroughCLIAndMCP: the regression's journey as
+// an agent runs it, through the CLI's attached session and the MCP
+// server: open the long page, scroll 1,500 px down, click the top link
+// seen before the scroll. The page's own record (its URL's fragment, set
+// only by following that link) says where the click landed.
+func TestJourneyScrollThenClickThroughCLIAndMCP(t *testing.T) {
+	url := servePage(t, "traps/longnav.html")
+	t.Run("CLI", func(t *testing.T) {
+		endpoint, first := attachedURL(t, url, `link "next"`)
+		next := refOf(t, first, `link "next"`)
+		mustCLI(t, "act", "--cdp", endpoint, "scroll", "1500")
+		out, err := runCLI(t, "act", "--cdp", endpoint, "click", next)
+		if err != nil || strings.Contains(out, "nothing was done") {
+			t.Fatalf("click %s after the scroll: %v\n%s", next, err, out)
+		}
+		obs := decode(t, mustCLI(t, "snapshot", "--cdp", endpoint, "--format", "json"))
+		if !strings.HasSuffix(obs.URL, "#next-page") {
+			t.Errorf("the click did not follow the link: the page is at %s", obs.URL)
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		cs := mcpSession(t, "--caps", "evaluate")
+		text, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+		next := refOf(t, text, `link "next"`)
+		call(t, cs, "browser_scroll", map[string]any{"amount": "1500"}, false)
+		text, res := call(t, cs, "browser_click", map[string]any{"ref": next}, false)
+		if res.IsError || strings.Contains(text, "nothing was done") {
+			t.Fatalf("click %s after the scroll:\n%s", next, text)
+		}
+		text, _ = call(t, cs, "browser_evaluate", map[string]any{"function": "() => location.hash"}, false)
+		if !strings.Contains(text, "#next-page") {
+			t.Errorf("the click did not follow the link: location.hash is\n%s", text)
+		}
+	})
+}
