@@ -59,6 +59,18 @@ type Capture struct {
 	// screenshot change? A text the model is unsure of and the pixels did
 	// not settle is withheld.
 	TextPixels []TextPixel `json:"textPixels,omitempty"`
+	// TextCuts are the texts a box hiding its overflow cuts
+	// (layout.CutTexts), with the part the browser found inside it.
+	TextCuts []TextCut `json:"textCuts,omitempty"`
+}
+
+// TextCut is what shows of one text node a clip cuts: its first Shown
+// characters (nodeValue's prefix, as the browser laid it out). The rest
+// is cut off; Shown is empty when no character is inside.
+type TextCut struct {
+	Doc   int    `json:"doc"`
+	Node  int    `json:"node"`
+	Shown string `json:"shown"`
 }
 
 // TextPixel is the pixels' verdict on one text node.

@@ -66,7 +66,7 @@ func (t *Tree) Find(q Query) []Match {
 			if n.Role == "text" {
 				line = "text: " + scalar(cutRunes(n.Text, maxTextLen))
 			}
-			if q.matches(n) && !t.clippedToNothing(n) {
+			if q.matches(n) && !t.cutAway(n) {
 				t.giveRef(n)
 				m := Match{Line: Key(n), Path: append([]string(nil), path...), Where: t.where(n), Ref: n.Ref, Context: context(t.Format(), n)}
 				if n.Role == "text" {
@@ -85,16 +85,16 @@ func (t *Tree) Find(q Query) []Match {
 	return out
 }
 
-// clippedToNothing: a node no one sees until the page changes a clip
-// (inside a box of no size that clips, in SVG never rendered): unlike
+// cutAway: a node no one sees until the page changes (outside a box that
+// hides its overflow, in SVG never rendered: layout's CutAway). Unlike
 // off-screen or covered content, Find does not quote it, for it would be
 // a channel for words no one sees. Screen-reader-only text stays.
-func (t *Tree) clippedToNothing(n *Node) bool {
+func (t *Tree) cutAway(n *Node) bool {
 	if n.status.hasSpan || !n.at.ok {
 		return false
 	}
 	g := t.view.g
-	return g.ClippedToNothing(n.at.Doc, n.at.Node) && !g.IsUnseen(n.at.Doc, n.at.Node)
+	return g.CutAway(n.at.Doc, n.at.Node) && !g.IsUnseen(n.at.Doc, n.at.Node)
 }
 
 func (q Query) matches(n *Node) bool {

@@ -7,6 +7,9 @@ func (v *view) countNotes(roots []*Node) []*Node {
 	if v.counts.Withheld > 0 {
 		roots = append(roots, withheldNote(v.counts.Withheld, v.counts.Unsure))
 	}
+	if v.counts.CutOff > 0 {
+		roots = append(roots, &Node{Role: "note", Text: plural(v.counts.CutOff, "text") + " cut off where a box hides its overflow (printed up to the cut, ending in …)"})
+	}
 	if v.counts.Invisible > 0 {
 		roots = append(roots, invisibleNote(v.counts.Invisible))
 	}

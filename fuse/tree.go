@@ -136,6 +136,8 @@ type builder struct {
 	sights    [][]uint8
 	hiddenWhy map[where]string
 	withheld  []WithheldItem
+	// cuts are the shown parts of texts a box cuts off (cut.go).
+	cuts map[domsnap.Pos]string
 }
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options, v *view) *builder {
@@ -327,8 +329,14 @@ func (b *builder) textLine(fd *frameData, ax *domsnap.AXNode, dom int, sc scope)
 		b.withhold(kind, why, ax.Name, fd.doc, at)
 		return nil
 	}
+	text := ax.Name
+	if shown, ok := b.cutOf(fd.doc, dom); ok && at == dom {
+		if text = b.shownText(fd.doc, dom, text, shown); text == "" {
+			return nil
+		}
+	}
 	n := b.node()
-	n.Role, n.Text, n.owner, n.at = "text", ax.Name, ax.Parent, b.where(fd, dom)
+	n.Role, n.Text, n.owner, n.at = "text", text, ax.Parent, b.where(fd, dom)
 	n.run = b.lineRunOf(fd, dom)
 	if at != dom && at >= 0 && ax.Name == strings.TrimSpace(ax.Name) && !endsLine(&b.c.Documents[fd.doc], at) {
 		// Inline generated text belongs to its element: an icon's

@@ -94,6 +94,9 @@ type Counts struct {
 	// Unsure counts withheld texts the model could not judge and the
 	// browser's pixels did not settle (paintorder.SeenUnsure).
 	Unsure int `json:"unsure,omitempty"`
+	// CutOff counts texts a box hiding its overflow cuts: they print what
+	// shows, ending in "…"; their tails are listed with the withheld.
+	CutOff int `json:"cutOff,omitempty"`
 }
 
 // Tree is the fused observation before serialization.

@@ -116,7 +116,11 @@ func (b *builder) withhold(kind, reason, text string, doc, dom int) {
 		return
 	}
 	memo[dom] = sightListed
-	b.counts.Withheld++
+	if reason == reasonCutOff {
+		b.counts.CutOff++
+	} else {
+		b.counts.Withheld++
+	}
 	if reason == paintorder.SeenUnsure {
 		b.counts.Unsure++
 	}
@@ -210,6 +214,14 @@ func (b *builder) seenName(fd *frameData, dom int, name string) string {
 		case n.Type == domsnap.TextNode && n.Layout != nil:
 			if why := b.sightOf(fd.doc, k, false); why != "" {
 				hidden, kind, reason = n.Value, "text", why
+			} else if shown, ok := b.cutOf(fd.doc, k); ok {
+				// The tail a box cuts off goes; an ellipsis marks it.
+				if _, tail := cutText(n.Value, shown); tail != "" {
+					if j := strings.Index(name, tail); j >= 0 {
+						name, cut = strings.TrimRight(name[:j], " ")+"… "+name[j+len(tail):], true
+						b.withhold("text", reasonCutOff, tail, fd.doc, k)
+					}
+				}
 			}
 		case n.PseudoType != "" && n.Backend != 0:
 			// Generated content: what Chrome names it by (its text, or

@@ -43,6 +43,11 @@ type DocGeometry struct {
 	// that region.
 	clip  []int32
 	clips []rect
+	// hides is, per clip in clips, the part of it made by boxes that hide
+	// what overflows them (overflow hidden or clip, contain: paint), not
+	// scroll it: what lies outside is cut off for good, not scrolled away.
+	// A child document's starts with no clip.
+	hides []rect
 	// base is the clip of the document as a whole: none for the top-level
 	// document, the iframe's content box for a child document.
 	base rect
@@ -146,11 +151,13 @@ type styleFacts struct {
 	noPointer     bool // pointer-events: none
 	shown         bool // display is not none, visibility not hidden or collapse
 	clipX, clipY  bool // overflow clips its content on that axis
+	hideX, hideY  bool // ... and cannot be scrolled on it (hidden, clip, contain)
 	overflowClips bool
 }
 
 func factsOf(st *domsnap.Style) styleFacts {
-	f := styleFacts{position: st.Position, clipsAway: clipsAway(st), clipX: clips(st.OverflowX), clipY: clips(st.OverflowY)}
+	f := styleFacts{position: st.Position, clipsAway: clipsAway(st), clipX: clips(st.OverflowX), clipY: clips(st.OverflowY),
+		hideX: hides(st.OverflowX), hideY: hides(st.OverflowY)}
 	f.opacity = 1
 	if st.Opacity != "" && st.Opacity != "1" {
 		if op, err := strconv.ParseFloat(st.Opacity, 64); err == nil && finite(op) {
@@ -168,6 +175,7 @@ func factsOf(st *domsnap.Style) styleFacts {
 		// contain: paint clips what the element holds to its padding box,
 		// as overflow: clip does.
 		f.clipX, f.clipY = true, true
+		f.hideX, f.hideY = true, true
 	}
 	f.overflowClips = f.clipX || f.clipY
 	return f
@@ -198,6 +206,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 	}
 	styles := styleTable(doc)
 	dg.clips = []rect{dg.base, {}}
+	dg.hides = []rect{noClip, {}}
 	flow, abs := make([]int32, n), make([]int32, n)
 	for i := range doc.Nodes {
 		node := &doc.Nodes[i]
@@ -240,6 +249,7 @@ func (g *Geometry) computeDocument(c *domsnap.Capture, d int) {
 		if st.overflowClips {
 			if own, ok := overflowClip(node, st, box); ok {
 				dg.clips = append(dg.clips, dg.clips[flow[i]].intersect(own))
+				dg.hides = append(dg.hides, dg.hides[flow[i]].intersect(hidingPart(own, st)))
 				flow[i] = int32(len(dg.clips) - 1)
 			}
 		}
@@ -406,6 +416,21 @@ func closedDetails(doc *domsnap.Document, i int) bool {
 	return false
 }
 
+// hides: an overflow value that clips and offers no scrolling.
+func hides(overflow string) bool { return overflow == "hidden" || overflow == "clip" }
+
+// hidingPart is an overflow clip on the axes it cannot be scrolled on.
+func hidingPart(own rect, st *styleFacts) rect {
+	r := noClip
+	if st.hideX {
+		r.x0, r.x1 = own.x0, own.x1
+	}
+	if st.hideY {
+		r.y0, r.y1 = own.y0, own.y1
+	}
+	return r
+}
+
 func clips(overflow string) bool {
 	switch overflow {
 	case "hidden", "scroll", "auto", "clip", "overlay":
@@ -503,17 +528,36 @@ func (g *Geometry) has(doc, node int, fact uint8) bool {
 // clip-path cutting it to nothing): screen-reader-only content.
 func (g *Geometry) IsUnseen(doc, node int) bool { return g.has(doc, node, unseen) }
 
-// ClippedToNothing reports a laid-out node whose clip has no area: inside
-// a box of no width or height that clips its content (overflow, contain:
-// paint), clipped away, or in SVG that is never rendered. Unlike content
-// scrolled out of a scrollport, nothing of it shows until the page itself
-// changes that clip.
-func (g *Geometry) ClippedToNothing(doc, node int) bool {
+// CutAway reports a laid-out node wholly outside the boxes that hide
+// what overflows them (overflow hidden or clip, contain: paint, a box of
+// no size among them), clipped away, or in SVG never rendered. Unlike
+// content scrolled out of a scrollport, nothing of it shows until the page
+// itself changes.
+func (g *Geometry) CutAway(doc, node int) bool {
 	if !g.has(doc, node, hasBox) {
 		return false
 	}
 	dg := &g.Docs[doc]
-	return dg.clips[dg.clip[node]].box() == Box{}
+	return boxRect(dg.box(node)).intersect(dg.hides[dg.clip[node]]).box() == Box{}
+}
+
+// CutOff reports a laid-out node that a box which hides its overflow cuts
+// (text-overflow, line-clamp, a fixed-height card): part of its box lies
+// outside that clip and part inside. cut is the clip in the document's
+// own coordinates (left, top, right, bottom, its top-level offset taken
+// back; an infinite edge where that side is not clipped), for the browser
+// to tell which characters are inside.
+func (g *Geometry) CutOff(doc, node int) (cut [4]float64, ok bool) {
+	if !g.has(doc, node, hasBox) {
+		return cut, false
+	}
+	dg := &g.Docs[doc]
+	box, hide := dg.box(node), dg.hides[dg.clip[node]]
+	in := boxRect(box).intersect(hide).box()
+	if in.W*in.H == 0 || (in.X <= box.X+0.5 && in.Y <= box.Y+0.5 && in.X+in.W >= box.X+box.W-0.5 && in.Y+in.H >= box.Y+box.H-0.5) {
+		return cut, false
+	}
+	return [4]float64{hide.x0 - dg.OffsetX, hide.y0 - dg.OffsetY, hide.x1 - dg.OffsetX, hide.y1 - dg.OffsetY}, true
 }
 
 // IsVisible reports whether a node is rendered visibly (laid out, not
@@ -677,4 +721,35 @@ func finiteOr(f float64) float64 {
 		return f
 	}
 	return 0
+}
+
+// CutText is a text in view that a box hiding its overflow cuts (CutOff):
+// the browser tells which of its characters show.
+type CutText struct {
+	Doc, Node int
+	Clip      [4]float64 // left, top, right, bottom (CutOff)
+}
+
+// CutTexts lists up to limit non-blank text nodes with a line in view
+// that a hiding box cuts, in document order.
+func CutTexts(c *domsnap.Capture, g *Geometry, limit int) []CutText {
+	var out []CutText
+	for d := range c.Documents {
+		nodes := c.Documents[d].Nodes
+		for i := range nodes {
+			n := &nodes[i]
+			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
+				continue
+			}
+			clip, ok := g.CutOff(d, i)
+			if !ok || len(g.LinesInView(d, i)) == 0 {
+				continue
+			}
+			if len(out) == limit {
+				return out
+			}
+			out = append(out, CutText{Doc: d, Node: i, Clip: clip})
+		}
+	}
+	return out
 }

@@ -36,8 +36,8 @@ func decorOf(st *domsnap.Style) (outside float64, ok bool) {
 	}
 	for _, sh := range splitTop(st.BoxShadow) {
 		ext, inset, shows := shadowExtent(sh)
-		if !shows || !inset && ext <= thinDecor {
-			continue
+		if !shows || ext <= thinDecor {
+			continue // a thin shadow, inside or out, hides no glyph
 		}
 		ok = true
 		if !inset {
@@ -50,7 +50,7 @@ func decorOf(st *domsnap.Style) (outside float64, ok bool) {
 // insetShadow: a box-shadow of style st paints inside the box.
 func insetShadow(st *domsnap.Style) bool {
 	for _, sh := range splitTop(st.BoxShadow) {
-		if _, inset, shows := shadowExtent(sh); inset && shows {
+		if ext, inset, shows := shadowExtent(sh); inset && shows && ext > thinDecor {
 			return true
 		}
 	}

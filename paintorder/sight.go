@@ -474,7 +474,7 @@ func (ix *Index) modelSight(doc, i int) Sight {
 		return Sight{Reason: SeenUnsure}
 	}
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
-	if drawn && !svg && fill.A*alpha < MinAlpha {
+	if drawn && !svg && fill.A < MinAlpha && alpha >= MinAlpha {
 		// Drawn only by a shadow, a stroke or a clipped background, whose
 		// colour and place sight does not follow (far off, clear, the
 		// page's own colour): the pixels say, in view. Far from it, a

@@ -29,14 +29,22 @@ const (
 	unsureBudget = 10 * time.Second
 )
 
+// askBrowser asks the browser what the model leaves to it: the sight of
+// unsure texts (pixels) and the shown part of cut texts (layout).
+func (t *Tab) askBrowser(c *domsnap.Capture) {
+	g := layout.Compute(c)
+	t.settleUnsure(c, g)
+	t.settleTails(c, g)
+}
+
 // settleUnsure asks the pixels about the capture's unsure texts in view
 // and records their verdicts in it, with a timing step.
-func (t *Tab) settleUnsure(c *domsnap.Capture) {
+func (t *Tab) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	if !paintorder.MayBeUnsure(c) {
 		return
 	}
 	start := time.Now()
-	texts := paintorder.Build(c, layout.Compute(c)).UnsureTexts(maxUnsureTexts)
+	texts := paintorder.Build(c, g).UnsureTexts(maxUnsureTexts)
 	if len(texts) == 0 {
 		c.Timings = append(c.Timings, domsnap.TimingSince("sight: no unsure text in view", start))
 		return

@@ -140,7 +140,7 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 	}
 	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames, chk.spec)
 	if err == nil {
-		t.settleUnsure(c)
+		t.askBrowser(c)
 	}
 	refuse := ""
 	switch {
