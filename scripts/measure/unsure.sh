@@ -3,7 +3,8 @@
 # of ../shared/corpus, and for a page of 100 unsure texts, one
 # `BIN snapshot --capture full --format json` and the time of its
 # "sight:" capture step (the pixel batch; absent when the page's styles
-# use nothing sight does not model). Not a test: figures for notes,
+# use nothing sight does not model), and of its "tails:" step (texts cut
+# by a box hiding its overflow, asked of the browser's layout). Not a test: figures for notes,
 # machine-dependent. Run nothing else with the browser meanwhile.
 #   scripts/measure/unsure.sh BIN [OUT.jsonl]
 # Prints one line per page needing the batch and the median and worst
@@ -29,6 +30,7 @@ sleep 1
 pages=$(python3 -c "import json,sys; [print(x['path']) for x in json.load(open(sys.argv[1]))]" "$corpus/pages.json")
 for p in $pages unsure-100.html; do
   json=$(timeout 120 "$bin" snapshot --capture full --format json "http://127.0.0.1:$port/$p" 2>/dev/null) || { echo "{\"page\":\"$p\",\"error\":true}" >> "$out"; continue; }
-  jq -c --arg p "$p" '{page: $p, steps: [.stats.timings[] | select(.step | startswith("sight:"))], withheld: .stats.counts.withheld, unsure: (.stats.counts.unsure // 0)}' <<<"$json" | tee -a "$out" | jq -r 'select(.steps | length > 0) | "\(.page)\t\(.steps[0].ms) ms\t\(.steps[0].step)"'
+  jq -c --arg p "$p" '{page: $p, steps: [.stats.timings[] | select(.step | startswith("sight:"))], tails: [.stats.timings[] | select(.step | startswith("tails:"))], withheld: .stats.counts.withheld, unsure: (.stats.counts.unsure // 0), cutOff: (.stats.counts.cutOff // 0)}' <<<"$json" | tee -a "$out" | jq -r 'select(.steps | length > 0) | "\(.page)\t\(.steps[0].ms) ms\t\(.steps[0].step)"'
 done
 jq -s -r '[.[] | select(.steps and (.steps | length > 0) and (.page != "unsure-100.html")) | .steps[0].ms] | sort | if length == 0 then "no corpus page needed the batch" else "corpus pages needing it: \(length); median \(.[length/2|floor]) ms, worst \(.[-1]) ms" end' "$out"
+jq -s -r '[.[] | select(.tails and (.tails | length > 0) and (.page != "unsure-100.html")) | .tails[0].ms] | sort | if length == 0 then "no corpus page had a text cut by a box in view" else "corpus pages with texts cut by a box: \(length); tails step median \(.[length/2|floor]) ms, worst \(.[-1]) ms" end' "$out"
