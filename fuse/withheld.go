@@ -173,7 +173,16 @@ func (b *builder) withGenerated(fd *frameData, i, dom int, sc scope, out []*Node
 	}
 	for _, k := range b.domKids(fd, dom) {
 		n := &b.c.Documents[fd.doc].Nodes[k]
-		if n.PseudoType == "" || n.Backend != 0 || n.Layout == nil || strings.TrimSpace(n.Layout.Text) == "" {
+		if n.PseudoType == "" || n.Backend != 0 || n.Layout == nil {
+			continue
+		}
+		if strings.TrimSpace(n.Layout.Text) == "" {
+			if n.AltText != "" {
+				// CSS content's alt text for content that paints nothing:
+				// Chrome reads it out, no one sees it (as a full capture
+				// finds its text of no area).
+				b.withhold("text", paintorder.SeenNoArea, n.AltText, fd.doc, k)
+			}
 			continue
 		}
 		if why := b.sightOf(fd.doc, k, false); why != "" {

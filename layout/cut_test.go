@@ -55,3 +55,34 @@ func TestCutTexts(t *testing.T) {
 		t.Errorf("CutTexts with limit 2 gave %d", len(got))
 	}
 }
+
+// TestCutAwayBoxesOfNoArea: a box of no area (an inline link whose
+// content is positioned elsewhere) is cut away only when it lies outside
+// the box that hides its overflow, not for having no area.
+func TestCutAwayBoxesOfNoArea(t *testing.T) {
+	styles := []domsnap.Style{
+		{Display: "block", Visibility: "visible", Opacity: "1", OverflowX: "hidden", OverflowY: "hidden"},
+		{Display: "inline", Visibility: "visible", Opacity: "1"},
+	}
+	lay := func(style int, x, y, w, h float64) *domsnap.Layout {
+		return &domsnap.Layout{Bounds: domsnap.Rect{X: x, Y: y, W: w, H: h}, Style: style}
+	}
+	c := &domsnap.Capture{Version: 1, Viewport: domsnap.Viewport{Width: 400, Height: 400}, Documents: []domsnap.Document{{
+		Styles: styles,
+		Nodes: []domsnap.Node{
+			{Parent: -1, Type: domsnap.ElementNode, Layout: lay(1, 0, 0, 400, 400)},
+			{Parent: 0, Type: domsnap.ElementNode, Layout: lay(0, 10, 10, 100, 100)}, // 1 hides its overflow
+			{Parent: 1, Type: domsnap.ElementNode, Layout: lay(1, 50, 50, 0, 0)},     // 2 no area, inside
+			{Parent: 1, Type: domsnap.ElementNode, Layout: lay(1, 10, 10, 0, 18)},    // 3 no width, on the edge
+			{Parent: 1, Type: domsnap.ElementNode, Layout: lay(1, 200, 50, 0, 0)},    // 4 no area, outside
+			{Parent: 1, Type: domsnap.ElementNode, Layout: lay(1, 120, 50, 30, 10)},  // 5 area, outside
+			{Parent: 1, Type: domsnap.ElementNode, Layout: lay(1, 100, 50, 30, 10)},  // 6 area, cut
+		},
+	}}}
+	g := Compute(c)
+	for i, want := range map[int]bool{1: false, 2: false, 3: false, 4: true, 5: true, 6: false} {
+		if got := g.CutAway(0, i); got != want {
+			t.Errorf("node %d: CutAway %v, want %v", i, got, want)
+		}
+	}
+}

@@ -538,7 +538,15 @@ func (g *Geometry) CutAway(doc, node int) bool {
 		return false
 	}
 	dg := &g.Docs[doc]
-	return boxRect(dg.box(node)).intersect(dg.hides[dg.clip[node]]).box() == Box{}
+	box := boxRect(dg.box(node))
+	in := box.intersect(dg.hides[dg.clip[node]])
+	if in.x1 < in.x0 || in.y1 < in.y0 {
+		return true // wholly outside
+	}
+	// A box of no area (an inline link around positioned content) is cut
+	// away only when it lies outside; one with area, when nothing of it is
+	// left inside.
+	return box.box() != Box{} && in.box() == Box{}
 }
 
 // CutOff reports a laid-out node that a box which hides its overflow cuts

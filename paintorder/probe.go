@@ -17,13 +17,14 @@ type Probe struct {
 }
 
 // Probes lists every hit-testable element with a box in the viewport,
-// except those under a clip-path the model does not follow (unsure).
+// except those under a clip-path or 3D transform the model does not
+// follow (unsure).
 func (ix *Index) Probes() []Probe {
 	var out []Probe
 	for d := range ix.c.Documents {
 		for i := range ix.c.Documents[d].Nodes {
-			if !ix.HitTestable(d, i) || !ix.paintable(d, i) || ix.foreignRoot(d, i) != i || ix.ClipUnsure(d, i) {
-				continue // (a clip-path the model does not follow: unsure)
+			if !ix.HitTestable(d, i) || !ix.paintable(d, i) || ix.foreignRoot(d, i) != i || ix.HitUnsure(d, i) {
+				continue // (a clip-path or 3D transform the model does not follow: unsure)
 			}
 			v := ix.Check(d, i)
 			if !v.InViewport {

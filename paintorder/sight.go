@@ -924,17 +924,24 @@ func unmodelledClip(st *domsnap.Style) bool {
 	return true
 }
 
-// ClipUnsure: node (doc, i) or an element around it in its document is
-// clipped by a clip-path the model does not follow: where it takes hits
-// is the browser's to say (act always asks its hit test).
-func (ix *Index) ClipUnsure(doc, i int) bool {
+// HitUnsure: node (doc, i) or an element around it in its document is
+// clipped by a clip-path the model does not follow, or placed by a 3D
+// transform (turned away with its back hidden, or edge on, it takes no
+// hits): where it takes hits is the browser's to say (act always asks
+// its hit test).
+func (ix *Index) HitUnsure(doc, i int) bool {
 	d := &ix.c.Documents[doc]
 	for k, depth := i, 0; k >= 0 && k < len(d.Nodes) && depth < 512; k, depth = int(d.Nodes[k].Parent), depth+1 {
-		if l := d.Nodes[k].Layout; l != nil && l.Style >= 0 && l.Style < len(d.Styles) && unmodelledClip(&d.Styles[l.Style]) {
+		if l := d.Nodes[k].Layout; l != nil && l.Style >= 0 && l.Style < len(d.Styles) && unmodelledHit(&d.Styles[l.Style]) {
 			return true
 		}
 	}
 	return false
+}
+
+// unmodelledHit: a style whose hit area the boxes do not give.
+func unmodelledHit(st *domsnap.Style) bool {
+	return unmodelledClip(st) || strings.HasPrefix(st.Transform, "matrix3d(")
 }
 
 // opacityOnly: a filter list of opacity() functions alone.
