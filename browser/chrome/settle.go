@@ -24,7 +24,8 @@ import (
 // whole page to fall silent: a navigation it started (to the new
 // document's DOMContentLoaded), requests sent after the input that are
 // not background, timers its event handlers set, DOM changes of nodes
-// that do not change on their own, and animations it started. See
+// that do not change on their own or that the action's own timers,
+// frames and intervals make, and animations it started. See
 // docs/decisions/2026-12-02-settle-on-what-the-action-caused.md.
 
 //go:embed settle.js
@@ -40,8 +41,9 @@ const (
 	netQuiet = 50 * time.Millisecond
 	// afterLoad is the quiet a new document gets after DOMContentLoaded.
 	afterLoad = 150 * time.Millisecond
-	// longAnimation: an animation with more left than this is not waited for.
-	longAnimation = time.Second
+	// longAnimation: an animation with more left than this is not waited
+	// for (as settle.js's LIMIT bounds timers, frames and intervals).
+	longAnimation = 2 * time.Second
 	// silentHost: a host with a request unanswered this long before the
 	// action, that has answered nothing since that request went, does
 	// not answer; the wait does not hold for it. (A long poll's host
@@ -389,8 +391,10 @@ func (t *Tab) armSettle() {
 // what the action caused is over: a navigation it started has committed
 // and reached DOMContentLoaded (then a short quiet), requests it caused
 // have ended, timers its handlers set have run, DOM changes it caused
-// have been quiet for 100 ms, and animations it started (of at most a
-// second, and of more than colours) have ended. Background activity — polls, beacons, media,
+// (with those made by the frames and intervals it asked for, for two
+// seconds at most) have been quiet for 100 ms, and animations it started
+// (of at most two seconds, and of more than colours) have ended.
+// Background activity — polls, beacons, media,
 // streams, hosts that do not answer, nodes that change on their own —
 // does not hold it. An open JavaScript dialog ends it at once: the page
 // waits for the dialog.

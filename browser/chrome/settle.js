@@ -46,9 +46,15 @@
       wide: 0 };
     Object.defineProperty(window, key, { value: s, enumerable: false, configurable: true });
     const now = () => performance.now();
-    const mo = new MutationObserver((records) => {
+    // seen takes in DOM changes; claimed ones were made by a callback the
+    // action caused (a timer or frame of its chain), however often that
+    // node changes: a script-driven animation (jQuery's slideDown, a
+    // frame loop easing a height in) is the action's until it stops.
+    const seen = (records, claimed) => {
+      if (!records.length) return;
       const t = now();
       s.gen++;
+      if (claimed && s.armAt >= 0) { s.caused += records.length; s.lastCaused = t; return; }
       for (const r of records) {
         let n = r.target;
         if (n.nodeType !== 1 && n.parentNode) n = n.parentNode;
@@ -66,7 +72,9 @@
         if (m.bg || m.n > CONTINUOUS) { m.bg = true; m.idle++; m.idleLast = t; s.background++; continue; }
         s.caused++; s.lastCaused = t;
       }
-    });
+    };
+    const mo = new MutationObserver((records) => seen(records, false));
+    s.claim = () => seen(mo.takeRecords(), true);
     const watch = { subtree: true, childList: true, attributes: true, characterData: true };
     mo.observe(document, watch);
     // Changes inside shadow roots reach no observer of the document.
@@ -134,10 +142,18 @@
       window.addEventListener(type, bump, { capture: true, passive: true });
     }
     if (document.fonts) document.fonts.addEventListener('loadingdone', bump);
+    // plain runs a callback that is not the action's outside its context:
+    // a background loop's frame or timer that happens to run between an
+    // input and the end of its task is not the action's doing.
+    const plain = (cb) => typeof cb !== 'function' ? cb : function (...a) {
+      const was = s.inAction;
+      s.inAction = 0;
+      try { return cb.apply(this, a); } finally { s.inAction = was; }
+    };
     const setTimeout = function setTimeout(cb, delay, ...args) {
       const d = +delay || 0;
       if (!(s.inAction && s.armAt >= 0 && typeof cb === 'function' && d <= LIMIT && s.depth < DEPTH && cb !== s.running)) {
-        return origSet.call(window, cb, delay, ...args);
+        return origSet.call(window, plain(cb), delay, ...args);
       }
       const depth = s.depth + 1;
       let id;
@@ -145,7 +161,7 @@
         s.timers.delete(id);
         const was = [s.inAction, s.depth, s.running];
         s.inAction = 1; s.depth = depth; s.running = cb;
-        try { return cb.apply(this, a); } finally { [s.inAction, s.depth, s.running] = was; }
+        try { return cb.apply(this, a); } finally { s.claim(); [s.inAction, s.depth, s.running] = was; }
       };
       id = origSet.call(window, run, d, ...args);
       s.timers.set(id, now() + d);
@@ -154,6 +170,32 @@
     const clearTimeout = function clearTimeout(id) { s.timers.delete(id); return origClear.call(window, id); };
     window.setTimeout = setTimeout;
     window.clearTimeout = clearTimeout;
+    // Frames and intervals the action asks for run in its context, and
+    // what they change is its doing, for LIMIT after the input at most
+    // (a loop it starts for good does not hold every later answer): a
+    // frame loop of any depth, unlike a timer chain.
+    const chained = (cb) => s.inAction && s.armAt >= 0 && typeof cb === 'function' && now() - s.armAt < LIMIT;
+    const inChain = (cb, self, a, arm) => {
+      if (s.armAt !== arm || now() - arm >= LIMIT) return cb.apply(self, a);
+      const was = [s.inAction, s.depth, s.running];
+      s.inAction = 1;
+      try { return cb.apply(self, a); } finally { s.claim(); [s.inAction, s.depth, s.running] = was; }
+    };
+    const origFrame = window.requestAnimationFrame, origInterval = window.setInterval;
+    if (typeof origFrame === 'function') {
+      window.requestAnimationFrame = function requestAnimationFrame(cb) {
+        if (!chained(cb)) return origFrame.call(window, plain(cb));
+        const arm = s.armAt;
+        return origFrame.call(window, function (...a) { return inChain(cb, this, a, arm); });
+      };
+    }
+    if (typeof origInterval === 'function') {
+      window.setInterval = function setInterval(cb, delay, ...args) {
+        if (!chained(cb)) return origInterval.call(window, plain(cb), delay, ...args);
+        const arm = s.armAt;
+        return origInterval.call(window, function (...a) { return inChain(cb, this, a, arm); }, delay, ...args);
+      };
+    }
     // Requests the action's handlers send are known here at once; the
     // network's own events can come tens of milliseconds later on a busy
     // machine, after the wait would have looked and found nothing.

@@ -30,8 +30,27 @@ const settlePage = `<!doctype html><title>settle</title>
 <p id=swatch style="transition:color 900ms linear,background-color 900ms linear">swatch</p>
 <style>.done{color:#bbb;background-color:#eee}</style>
 <style>.moved{transform:translateX(200px)}</style>
+<button id=slide onclick="slideDown()">slide</button>
+<div id=panel style="height:0;overflow:hidden"><a href=#in>inside</a></div>
+<button id=stagger onclick="[0,1,2,3].forEach(i=>setTimeout(()=>document.getElementById('it'+i).classList.add('in'),i*80))">stagger</button>
+<p><span id=it0 class=it>a</span><span id=it1 class=it>b</span><span id=it2 class=it>c</span><span id=it3 class=it>d</span></p>
+<style>.it{opacity:0;transition:opacity 300ms linear}.it.in{opacity:1}</style>
+<button id=tick onclick="let w=0;const iv=setInterval(()=>{bar.style.width=(w+=10)+'px';if(w>=250){clearInterval(iv);bar.dataset.done='1'}},16)">tick</button>
+<div id=bar style="height:4px;width:0;background:#888"></div>
+<button id=forever onclick="(function spin(){spinner.style.width=(performance.now()%100)+'px';requestAnimationFrame(spin)})()">forever</button>
+<div id=spinner style="height:4px;background:#888"></div>
 <p id=out>-</p>
 <script>
+// slideDown eases the panel open over 500 ms, one frame at a time, as
+// jQuery does: some 30 changes of one node's style.
+function slideDown() {
+  const start = performance.now();
+  (function step(t) {
+    const k = Math.min(1, (t - start) / 500);
+    panel.style.height = Math.round(200 * k) + 'px';
+    if (k < 1) requestAnimationFrame(step); else panel.dataset.done = '1';
+  })(start);
+}
 let n = 0; setInterval(() => clock.textContent = ++n, 50);
 let x = 0; (function move() { track.style.left = (x = (x + 1) % 100) + 'px'; requestAnimationFrame(move); })();
 setInterval(() => navigator.sendBeacon('/beacon', 'x'), 200);
@@ -78,7 +97,7 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 
 	click := func(t *testing.T, id string, bound time.Duration) browser.Settled {
 		t.Helper()
-		x := evalIn[[]float64](t, tab, fmt.Sprintf(`(() => { const r = document.getElementById(%q).getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, id))
+		x := evalIn[[]float64](t, tab, fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, id))
 		tab.Mark()
 		at := time.Now()
 		if err := tab.Click(x[0], x[1], 1); err != nil {
@@ -164,6 +183,42 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 		}
 		if got := evalIn[string](t, tab, `swatch.className`); got != "done" {
 			t.Errorf("the click's class change is not on the page: %q", got)
+		}
+	})
+	t.Run("a script-driven slide, one frame at a time", func(t *testing.T) {
+		st := click(t, "slide", 3*time.Second)
+		if st.HitBound {
+			t.Fatalf("hit the bound: %+v", st)
+		}
+		if got := evalIn[string](t, tab, `panel.dataset.done + ' ' + panel.style.height`); got != "1 200px" {
+			t.Errorf("the answer came while the panel was still opening: %q (%+v)", got, st)
+		}
+	})
+	t.Run("items faded in one after another", func(t *testing.T) {
+		st := click(t, "stagger", 3*time.Second)
+		if st.HitBound {
+			t.Fatalf("hit the bound: %+v", st)
+		}
+		if got := evalIn[string](t, tab, `[0,1,2,3].map(i=>getComputedStyle(document.getElementById('it'+i)).opacity).join(' ')`); got != "1 1 1 1" {
+			t.Errorf("the answer came while items were still fading in: opacities %q (%+v)", got, st)
+		}
+	})
+	t.Run("an interval the click set", func(t *testing.T) {
+		st := click(t, "tick", 3*time.Second)
+		if st.HitBound {
+			t.Fatalf("hit the bound: %+v", st)
+		}
+		if got := evalIn[string](t, tab, `bar.dataset.done + ' ' + bar.style.width`); got != "1 250px" {
+			t.Errorf("the answer came while the interval still grew the bar: %q (%+v)", got, st)
+		}
+	})
+	t.Run("a frame loop the click starts for good holds the answer two seconds at most", func(t *testing.T) {
+		st := click(t, "forever", 5*time.Second)
+		if st.HitBound {
+			t.Fatalf("a loop that never ends held the answer to its bound: %+v", st)
+		}
+		if st.Waited < 1500*time.Millisecond {
+			t.Errorf("the loop's first changes were not waited for: %+v", st)
 		}
 	})
 	t.Run("a request that never answers runs to the bound, and says so", func(t *testing.T) {
