@@ -74,8 +74,9 @@ next:
 }
 
 // TestDrawnControlsKeepTheirRefs: an unseen checkbox or radio laid over a
-// seen element of its own parent that draws it (TodoMVC's toggles) stays a
-// target, with its own name withheld; unseen controls over nothing seen,
+// seen element of its own parent that draws it (TodoMVC's toggles), and a
+// terminal's clear field over its screen, stay targets, with their own
+// names withheld; unseen controls over nothing seen,
 // over an unseen drawing, and a clear button over content stay out
 // (testdata/pages/standin.html: qzNN no one sees, okNN a person does).
 func TestDrawnControlsKeepTheirRefs(t *testing.T) {
@@ -87,7 +88,7 @@ func TestDrawnControlsKeepTheirRefs(t *testing.T) {
 			if m := hidden.FindAllString(obs.Snapshot, -1); len(m) > 0 {
 				t.Errorf("hidden text printed: %v\n%s", m, obs.Snapshot)
 			}
-			for _, s := range okTokens(0, 4) {
+			for _, s := range okTokens(0, 5) {
 				if !strings.Contains(obs.Snapshot, s) {
 					t.Errorf("visible %s missing:\n%s", s, obs.Snapshot)
 				}
@@ -99,11 +100,11 @@ func TestDrawnControlsKeepTheirRefs(t *testing.T) {
 				}
 				got = append(got, el.Role)
 			}
-			if want := []string{"checkbox", "radio", "checkbox"}; strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Errorf("targets %v, want %v (the drawn checkboxes and radio, nothing else):\n%s", got, want, obs.Snapshot)
+			if want := []string{"checkbox", "radio", "checkbox", "textbox"}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("targets %v, want %v (the drawn checkboxes and radio, the terminal's field, nothing else):\n%s", got, want, obs.Snapshot)
 			}
-			if !strings.Contains(obs.Snapshot, "3 elements withheld") {
-				t.Errorf("the three unseen controls with no drawing are not counted withheld:\n%s", obs.Snapshot)
+			if !strings.Contains(obs.Snapshot, "4 elements withheld") {
+				t.Errorf("the four unseen controls with no drawing are not counted withheld:\n%s", obs.Snapshot)
 			}
 		})
 	}

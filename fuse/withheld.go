@@ -341,19 +341,22 @@ func (b *builder) unseenElement(fd *frameData, ax *domsnap.AXNode, dom int) bool
 		b.c.Documents[fd.doc].Nodes[dom].Type == domsnap.ElementNode && b.g.Alpha(fd.doc, dom) < paintorder.MinAlpha
 }
 
-// drawnControl: an unseen checkbox or radio laid over a seen element of
-// its own parent that draws it (TodoMVC's toggle over its label's circle,
-// a native control under a drawn box): a click on the drawing reaches the
-// control, so it stays a target; its own name is still withheld. A clear
-// button or link over content is how clickjacking looks, and stays out.
+// drawnControl: an unseen native control laid over a seen element of its
+// own parent that draws it — a checkbox or radio (TodoMVC's toggle over
+// its label's circle, a native control under a drawn box), or a text
+// field under the widget that shows what is typed into it (a terminal's
+// input over its screen): a click on the drawing reaches the control, so
+// it stays a target; its own name is still withheld. A clear button or
+// link over content is how clickjacking looks, and stays out.
 func (b *builder) drawnControl(fd *frameData, ax *domsnap.AXNode, dom int) bool {
-	switch ax.Role {
-	case "checkbox", "radio", "switch":
-	default:
+	nodes := b.c.Documents[fd.doc].Nodes
+	if dom < 0 || dom >= len(nodes) {
 		return false
 	}
-	nodes := b.c.Documents[fd.doc].Nodes
-	if dom < 0 || dom >= len(nodes) || nodes[dom].Name != "INPUT" {
+	switch {
+	case (ax.Role == "checkbox" || ax.Role == "radio" || ax.Role == "switch") && nodes[dom].Name == "INPUT":
+	case (ax.Role == "textbox" || ax.Role == "searchbox") && (nodes[dom].Name == "INPUT" || nodes[dom].Name == "TEXTAREA"):
+	default:
 		return false
 	}
 	box, ok := b.g.Box(fd.doc, dom)

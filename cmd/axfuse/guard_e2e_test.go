@@ -10,6 +10,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -209,6 +210,32 @@ func TestActBoxlessLink(t *testing.T) {
 	}
 	if log := pageEval(t, endpoint, `document.getElementById('log').innerText`); strings.Contains(log, "ghost clicked") {
 		t.Errorf("the ghost link was clicked; log %q", log)
+	}
+}
+
+// TestActTypesIntoATerminalsClearField: a terminal's clear field over its
+// screen keeps a ref (its own name withheld), and what is typed into it
+// lands there and shows on the screen, as a person's typing does.
+func TestActTypesIntoATerminalsClearField(t *testing.T) {
+	endpoint, snap := attachedURL(t, servePage(t, "standin.html"), `heading "ok00 Stand-ins"`)
+	if strings.Contains(snap, "qz05") {
+		t.Fatalf("the field's unseen name is printed:\n%s", snap)
+	}
+	ref := ""
+	for _, l := range strings.Split(snap, "\n") {
+		if m := regexp.MustCompile(`^\s*- textbox \[ref=(e\d+)\]`).FindStringSubmatch(l); m != nil {
+			ref = m[1]
+		}
+	}
+	if ref == "" {
+		t.Fatalf("the terminal's field has no ref:\n%s", snap)
+	}
+	out := mustCLI(t, "act", "--cdp", endpoint, "type", ref, "ls -la")
+	if got := pageEval(t, endpoint, `document.activeElement.id + ' ' + document.getElementById('st7').value`); got != "st7 ls -la" {
+		t.Errorf("the typing did not land in the terminal's field: %q\n%s", got, out)
+	}
+	if !strings.Contains(out, "ok05 $ ls -la") {
+		t.Errorf("the answer does not show the screen's echo:\n%s", out)
 	}
 }
 
