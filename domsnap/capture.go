@@ -62,6 +62,10 @@ type Capture struct {
 	// TextCuts are the texts a box hiding its overflow cuts
 	// (layout.CutTexts), with the part the browser found inside it.
 	TextCuts []TextCut `json:"textCuts,omitempty"`
+	// FirstLines are the elements a ::first-line or ::first-letter rule
+	// styles: their first line may be painted otherwise than their own
+	// computed style says, so sight leaves their texts to the pixels.
+	FirstLines []Pos `json:"firstLines,omitempty"`
 }
 
 // TextCut is what shows of one text node a clip cuts: its first Shown

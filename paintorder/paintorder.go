@@ -82,6 +82,8 @@ type Index struct {
 	// pixel verdicts (Capture.TextPixels) by node.
 	unmodelled map[domsnap.Pos]bool
 	pixels     map[domsnap.Pos]bool
+	// firstLines holds Capture.FirstLines, made on first use.
+	firstLines map[domsnap.Pos]bool
 	// everywhere: sight stacks paint all over the page (SightEverywhere).
 	everywhere                               bool
 	scratchUnder, scratchAbove, scratchLevel []layer

@@ -470,7 +470,7 @@ func (ix *Index) modelSight(doc, i int) Sight {
 		return Sight{Reason: SeenTooSmall}
 	}
 	alpha := ix.g.Alpha(doc, el)
-	if alpha >= MinAlpha && ix.unmodelledAround(doc, el) {
+	if alpha >= MinAlpha && (ix.unmodelledAround(doc, el) || ix.firstLined(doc, el)) {
 		return Sight{Reason: SeenUnsure}
 	}
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
@@ -882,6 +882,28 @@ func (ix *Index) unmodelledAround(doc, el int) bool {
 	return v
 }
 
+// firstLined: element el or one around it in its document is styled by
+// a ::first-line or ::first-letter rule (Capture.FirstLines), which may
+// paint its first line otherwise than its computed style says.
+func (ix *Index) firstLined(doc, el int) bool {
+	if len(ix.c.FirstLines) == 0 {
+		return false
+	}
+	if ix.firstLines == nil {
+		ix.firstLines = make(map[domsnap.Pos]bool, len(ix.c.FirstLines))
+		for _, p := range ix.c.FirstLines {
+			ix.firstLines[p] = true
+		}
+	}
+	nodes := ix.c.Documents[doc].Nodes
+	for k, depth := el, 0; k >= 0 && k < len(nodes) && depth < 512; k, depth = int(nodes[k].Parent), depth+1 {
+		if ix.firstLines[domsnap.Pos{Doc: doc, Node: k}] {
+			return true
+		}
+	}
+	return false
+}
+
 // UnmodelledEffect: a computed style paints through an effect sight does
 // not model exactly. Modelled: no filter, or opacity() alone (layout
 // multiplies it in); no clip-path, or one of those that clip everything
@@ -965,6 +987,9 @@ func opacityOnly(f string) bool {
 // (UnsureTexts). A capture without any costs a scan of its distinct
 // styles and nothing more.
 func MayBeUnsure(c *domsnap.Capture) bool {
+	if len(c.FirstLines) > 0 {
+		return true
+	}
 	for d := range c.Documents {
 		for s := range c.Documents[d].Styles {
 			st := &c.Documents[d].Styles[s]

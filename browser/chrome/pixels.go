@@ -743,7 +743,6 @@ const registerJS = `function (token, ...nodes) {
 const paintedJS = `new Promise(done => { setTimeout(done, 250); requestAnimationFrame(() => requestAnimationFrame(() => done())); })`
 
 // hideJS makes the chosen elements' text transparent. (An empty list
-// arrives as undefined: CDP's encoding omits empty values.) (An empty list
 // arrives as undefined: CDP's encoding omits empty values.) Everything is read
 // before anything is written, so the page's style is recalculated once.
 // A pin element inside a hidden one keeps the colours it inherits. A text
@@ -754,7 +753,19 @@ const hideJS = `function (token, hide = [], pin = []) {
   const run = globalThis.__axfusePixels && globalThis.__axfusePixels.get(token);
   if (!run) throw new Error('the texts parents were not registered');
   const HIDE = [['color', 'transparent'], ['-webkit-text-fill-color', 'transparent'], ['text-shadow', 'none'],
-    ['-webkit-text-stroke-width', '0'], ['transition', 'none'], ['caret-color', 'transparent']];
+    ['-webkit-text-stroke-width', '0'], ['transition', 'none'], ['caret-color', 'transparent'], ['--axfuse-hidden', '1']];
+  // A ::first-line or ::first-letter rule paints over the element's own
+  // style: a sheet of the document's own, keyed to the marker above,
+  // hides those too while the run lasts.
+  if (!run.sheet && hide.length) {
+    try {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(['::first-line', '::first-letter'].map(p => '[style*="--axfuse-hidden"]' + p).join(', ') +
+        ' { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; -webkit-text-stroke-width: 0 !important; }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      run.sheet = sheet;
+    } catch (e) {}
+  }
   const SVG = [['fill', 'transparent'], ['stroke', 'transparent']];
   const PIN = ['color', '-webkit-text-fill-color', 'text-shadow', '-webkit-text-stroke-width',
     '-webkit-text-stroke-color', 'caret-color', 'fill', 'stroke'];
@@ -795,6 +806,10 @@ const restoreJS = `function (token, drop = false) {
   if (!run) return;
   const saved = [...run.saved];
   run.saved.clear();
+  if (run.sheet) {
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter(s => s !== run.sheet);
+    run.sheet = null;
+  }
   if (drop) runs.delete(token);
   if (!saved.length) return;
   for (const [el, old] of saved) {

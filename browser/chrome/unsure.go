@@ -29,10 +29,12 @@ const (
 	unsureBudget = 10 * time.Second
 )
 
-// askBrowser asks the browser what the model leaves to it: the sight of
-// unsure texts (pixels) and the shown part of cut texts (layout).
+// askBrowser asks the browser what the model leaves to it: which
+// elements ::first-line rules style, the sight of unsure texts (pixels)
+// and the shown part of cut texts (layout).
 func (t *Tab) askBrowser(c *domsnap.Capture) {
 	g := layout.Compute(c)
+	t.findFirstLines(c)
 	t.settleUnsure(c, g)
 	t.settleTails(c, g)
 }

@@ -65,6 +65,9 @@ var sightPages = []sightPage{
 	// Tails a box hiding its overflow cuts off (text-overflow, line-clamp,
 	// a fixed-height card): what shows prints, ending in "…".
 	{page: "tails.html", shown: tokens("ok", 130, 143), targets: tokens("tgt", 99, 101), hiddenInView: true},
+	// First lines painted by ::first-line rules, which the elements'
+	// computed styles do not show.
+	{page: "firstline.html", shown: tokens("ok", 150, 156), targets: tokens("tgt", 102, 103), hiddenInView: true},
 	// color-scheme: dark with no background: the canvas is dark.
 	{page: "darkscheme.html", shown: tokens("ok", 87, 89), targets: tokens("tgt", 78, 79), hiddenInView: true},
 }
