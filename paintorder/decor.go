@@ -293,11 +293,7 @@ func stopsSight(stops []RGBA, fill RGBA, alpha float64) string {
 // insertDecor adds element (d, i)'s decorations, if it paints any, to the
 // document's painting boxes: its box grown by how far they reach.
 func (ix *Index) insertDecor(d, i int, p *paintDoc, e paintEntry) {
-	st := ix.styleOf(d, i)
-	if st == nil {
-		return
-	}
-	out, ok := decorOf(st)
+	out, ok := ix.decorFor(d, i)
 	if !ok {
 		return
 	}
@@ -311,6 +307,38 @@ func (ix *Index) insertDecor(d, i int, p *paintDoc, e paintEntry) {
 	}
 	e.kind = paintDecor
 	p.tree.Insert([2]float64{b.X, b.Y}, [2]float64{b.X + b.W, b.Y + b.H}, e)
+}
+
+// decorFor is decorOf of node (d, i)'s style, memoized per style: every
+// laid-out node asks, and styles are few.
+func (ix *Index) decorFor(d, i int) (outside float64, ok bool) {
+	doc := &ix.c.Documents[d]
+	if i < 0 || i >= len(doc.Nodes) || doc.Nodes[i].Layout == nil {
+		return 0, false
+	}
+	s := doc.Nodes[i].Layout.Style
+	if s < 0 || s >= len(doc.Styles) {
+		return 0, false
+	}
+	if ix.decorMemo == nil {
+		ix.decorMemo = make([][]decorMemo, len(ix.c.Documents))
+	}
+	memo := ix.decorMemo[d]
+	if memo == nil {
+		memo = make([]decorMemo, len(doc.Styles))
+		ix.decorMemo[d] = memo
+	}
+	if !memo[s].known {
+		memo[s].outside, memo[s].ok = decorOf(&doc.Styles[s])
+		memo[s].known = true
+	}
+	return memo[s].outside, memo[s].ok
+}
+
+// decorMemo is one style's decorOf.
+type decorMemo struct {
+	outside   float64
+	ok, known bool
 }
 
 // ValueSight decides whether a person sees the value a text field (doc,

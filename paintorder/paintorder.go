@@ -78,10 +78,14 @@ type Index struct {
 	colourDone [][]bool
 	textClip   []int8 // per document: 0 not asked, 1 no, 2 some style clips a background to text
 	svgMemo    map[domsnap.Pos]svgShapes
-	// unmodelled memoizes unmodelledAround; pixels holds the capture's
-	// pixel verdicts (Capture.TextPixels) by node.
-	unmodelled map[domsnap.Pos]bool
-	pixels     map[domsnap.Pos]bool
+	// unmodelled memoizes unmodelledAround per document and node (0
+	// unknown, 1 yes, -1 no), unmodelledStyles UnmodelledEffect per
+	// document and style; pixels holds the capture's pixel verdicts
+	// (Capture.TextPixels) by node.
+	unmodelled, unmodelledStyles [][]int8
+	// decorMemo memoizes decorOf per document and style.
+	decorMemo [][]decorMemo
+	pixels    map[domsnap.Pos]bool
 	// firstLines holds Capture.FirstLines, made on first use.
 	firstLines map[domsnap.Pos]bool
 	// everywhere: sight stacks paint all over the page (SightEverywhere).

@@ -850,36 +850,73 @@ func (ix *Index) canvasUnknownAt(doc int) bool {
 // unmodelledAround: the element or one around it (through the iframes
 // that hold it) paints through an effect sight does not model exactly: a
 // filter other than opacity(), a clip-path other than none. Memoized per
-// node.
+// node and per style (a lookup in slices: every text asks).
 func (ix *Index) unmodelledAround(doc, el int) bool {
-	if ix.unmodelled == nil {
-		ix.unmodelled = map[domsnap.Pos]bool{}
-	}
-	key := domsnap.Pos{Doc: doc, Node: el}
-	if v, ok := ix.unmodelled[key]; ok {
-		return v
-	}
-	v := false
 	nodes := ix.c.Documents[doc].Nodes
-	for k, depth := el, 0; k >= 0 && depth < 512; k, depth = int(nodes[k].Parent), depth+1 {
-		if nodes[k].Layout != nil {
-			if s := nodes[k].Layout.Style; s >= 0 && s < len(ix.c.Documents[doc].Styles) && UnmodelledEffect(&ix.c.Documents[doc].Styles[s]) {
-				v = true
-				break
-			}
+	if el < 0 || el >= len(nodes) {
+		return false
+	}
+	if ix.unmodelled == nil {
+		ix.unmodelled = make([][]int8, len(ix.c.Documents))
+		ix.unmodelledStyles = make([][]int8, len(ix.c.Documents))
+	}
+	memo := ix.unmodelled[doc]
+	if memo == nil {
+		memo = make([]int8, len(nodes))
+		ix.unmodelled[doc] = memo
+	}
+	if m := memo[el]; m != 0 {
+		return m > 0
+	}
+	v, known := false, false
+	var buf [64]int
+	path := buf[:0]
+	for k, depth := el, 0; k >= 0 && k < len(nodes) && depth < 512; k, depth = int(nodes[k].Parent), depth+1 {
+		if k != el && memo[k] != 0 {
+			v, known = memo[k] > 0, true
+			break
 		}
-		if memo, ok := ix.unmodelled[domsnap.Pos{Doc: doc, Node: k}]; ok && k != el {
-			v = memo
+		path = append(path, k)
+		if l := nodes[k].Layout; l != nil && ix.styleUnmodelled(doc, l.Style) {
+			v, known = true, true
 			break
 		}
 	}
-	if !v {
+	if !known {
 		if o := ix.owner[doc]; doc > 0 && o.Doc >= 0 {
 			v = ix.unmodelledAround(o.Doc, o.Node)
 		}
 	}
-	ix.unmodelled[key] = v
+	// Every node walked shares the answer: the next text under any of
+	// them stops there.
+	m := int8(-1)
+	if v {
+		m = 1
+	}
+	for _, k := range path {
+		memo[k] = m
+	}
 	return v
+}
+
+// styleUnmodelled is UnmodelledEffect of a document's style s, memoized.
+func (ix *Index) styleUnmodelled(doc, s int) bool {
+	styles := ix.c.Documents[doc].Styles
+	if s < 0 || s >= len(styles) {
+		return false
+	}
+	memo := ix.unmodelledStyles[doc]
+	if memo == nil {
+		memo = make([]int8, len(styles))
+		ix.unmodelledStyles[doc] = memo
+	}
+	if memo[s] == 0 {
+		memo[s] = -1
+		if UnmodelledEffect(&styles[s]) {
+			memo[s] = 1
+		}
+	}
+	return memo[s] > 0
 }
 
 // firstLined: element el or one around it in its document is styled by
