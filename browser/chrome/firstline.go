@@ -3,11 +3,15 @@ package chrome
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -84,13 +88,15 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 // ::first-line rules style.
 func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64, error) {
 	session := t.sessionFor(doc.FrameID)
-	obj := t.resolveAll(ctx, session, doc.FrameID, []int64{doc.Nodes[0].Backend})[0]
-	if obj == "" {
-		return nil, fmt.Errorf("the document is gone")
-	}
 	var n int
 	err := t.pixelStep(ctx, session, "find ::first-line rules", pixelStyleTimeout, func(ctx context.Context) error {
-		return callObjects(ctx, obj, firstLineJS, []*runtime.CallArgument{{Value: jsonValue(maxFirstLines)}}, &n)
+		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
+			Expression: fmt.Sprintf("(%s).call(document, %d)", firstLineJS, maxFirstLines), ReturnByValue: new(true),
+		})
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(res.Value, &n)
 	})
 	if err != nil || n == 0 {
 		return nil, err
@@ -98,15 +104,10 @@ func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64
 	// The elements themselves, by reference, released once described.
 	var arr *runtime.RemoteObject
 	err = t.pixelStep(ctx, session, "take the ::first-line elements", pixelStyleTimeout, func(ctx context.Context) error {
-		res, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: takeFirstLinesJS, ObjectID: obj, Silent: new(true), ObjectGroup: firstLineGroup,
+		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
+			Expression: "(" + takeFirstLinesJS + ")()", ObjectGroup: firstLineGroup,
 		})
-		if err == nil && res.ExceptionDetails != nil {
-			err = fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
-		}
-		if err == nil {
-			arr = res.Result
-		}
+		arr = res
 		return err
 	})
 	defer t.pixelStep(ctx, session, "release the ::first-line elements", pixelStyleTimeout, func(ctx context.Context) error {
@@ -143,4 +144,33 @@ func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64
 		}
 	}
 	return out, nil
+}
+
+// evaluateInFrameWorld evaluates in axfuse's isolated world of the frame
+// (the guard's, made once per document): one call when the world is
+// known, a new world when the frame's document was replaced.
+func (t *Tab) evaluateInFrameWorld(ctx, session context.Context, frame string, params runtime.EvaluateParams) (*runtime.RemoteObject, error) {
+	key := fmt.Sprintf("%p|%s", session, frame)
+	params.Silent = new(true)
+	for fresh := t.guardWorlds.get(key) == 0; ; fresh = true {
+		if fresh {
+			r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(frame), WorldName: "axfuse"})
+			if err != nil {
+				return nil, fmt.Errorf("Page.createIsolatedWorld: %w", err)
+			}
+			t.guardWorlds.set(key, r.ExecutionContextID)
+		}
+		params.ContextID = t.guardWorlds.get(key)
+		res, err := do(ctx, runtime.Evaluate, params)
+		if err != nil && !fresh && strings.Contains(err.Error(), "context") {
+			continue // the world went with its document
+		}
+		if err != nil {
+			return nil, err
+		}
+		if res.ExceptionDetails != nil {
+			return nil, fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
+		}
+		return res.Result, nil
+	}
 }

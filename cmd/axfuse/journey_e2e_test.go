@@ -346,3 +346,97 @@ func TestJourneyScrollThenClickThroughCLIAndMCP(t *testing.T) {
 		}
 	})
 }
+
+// journeySite is a search form whose answer page lists items with Like
+// buttons and re-renders the list from scratch (new nodes, same labels)
+// on "Re-render", as a framework without keys does.
+func journeySite(t *testing.T) string {
+	t.Helper()
+	return serve(t, map[string]string{
+		"/": `<!doctype html><title>Search</title><h1>Search</h1>
+<form action="/result"><input name="q" aria-label="Query"> <button>Search</button></form>`,
+		"/result": `<!doctype html><title>Results</title><h1 id="h">Results</h1>
+<button id="again">Re-render</button><ul id="list"></ul><ol id="log" aria-label="Log"></ol>
+<script>
+  const q = new URLSearchParams(location.search).get('q') || '';
+  document.getElementById('h').textContent = 'Results for ' + q;
+  function log(s) { const li = document.createElement('li'); li.textContent = s; document.getElementById('log').append(li); }
+  let round = 0;
+  function render() {
+    round++;
+    const ul = document.getElementById('list');
+    ul.replaceChildren();
+    for (const n of [1, 2, 3]) {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.textContent = 'Like ' + n;
+      const r = round;
+      b.addEventListener('click', () => log('liked ' + n + ' of round ' + r));
+      li.append('Item ' + n + ' ', b);
+      ul.append(li);
+    }
+  }
+  render();
+  document.getElementById('again').addEventListener('click', render);
+</script>`,
+	}).URL + "/"
+}
+
+// TestJourneyFormNavigationReRender: an agent's journey through the CLI's
+// attached session and the MCP server: type a query and submit it; act
+// right after the navigation, on a ref from the answer that navigated;
+// have the page re-render the list, and act on a ref seen before the
+// re-render (refused, nothing clicked) and on one from the answer after
+// it (clicked). The page's log says what was clicked.
+func TestJourneyFormNavigationReRender(t *testing.T) {
+	url := journeySite(t)
+	const logJS = `document.getElementById('log').innerText`
+	t.Run("CLI", func(t *testing.T) {
+		endpoint, first := attachedURL(t, url, `button "Search"`)
+		mustCLI(t, "act", "--cdp", endpoint, "type", refOf(t, first, `textbox "Query"`), "kittens")
+		after := mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, first, `button "Search"`))
+		if !strings.Contains(after, "Results for kittens") {
+			t.Fatalf("the submit's answer does not show the result page:\n%s", after)
+		}
+		after = mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, after, `button "Like 2"`))
+		if log := pageEval(t, endpoint, logJS); log != "liked 2 of round 1" {
+			t.Fatalf("the click right after the navigation: log %q\n%s", log, after)
+		}
+		stale := refOf(t, after, `button "Like 3"`)
+		rerendered := mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, after, `button "Re-render"`))
+		if _, err := runCLI(t, "act", "--cdp", endpoint, "click", stale); err == nil {
+			t.Errorf("a ref whose element the page replaced was clicked")
+		}
+		mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, rerendered, `button "Like 3"`))
+		if log := pageEval(t, endpoint, logJS); log != "liked 2 of round 1\nliked 3 of round 2" {
+			t.Errorf("after the re-render: log %q", log)
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		cs := mcpSession(t, "--caps", "evaluate")
+		first, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+		after, _ := call(t, cs, "browser_type", map[string]any{"ref": refOf(t, first, `textbox "Query"`), "text": "kittens", "submit": true}, false)
+		if !strings.Contains(after, "Results for kittens") {
+			t.Fatalf("the submit's answer does not show the result page:\n%s", after)
+		}
+		// (Later answers say what changed: the refs of the result page are
+		// the ones its first answer gave.)
+		stale, again := refOf(t, after, `button "Like 3"`), refOf(t, after, `button "Re-render"`)
+		liked, _ := call(t, cs, "browser_click", map[string]any{"ref": refOf(t, after, `button "Like 2"`)}, false)
+		evalLog := func() string {
+			text, _ := call(t, cs, "browser_evaluate", map[string]any{"function": "() => " + logJS}, false)
+			return text
+		}
+		if log := evalLog(); !strings.Contains(log, "liked 2 of round 1") {
+			t.Fatalf("the click right after the navigation: log %q\n%s", log, liked)
+		}
+		call(t, cs, "browser_click", map[string]any{"ref": again}, false)
+		refused, _ := call(t, cs, "browser_click", map[string]any{"ref": stale}, true)
+		t.Logf("the stale ref's answer:\n%s", refused)
+		fresh, _ := call(t, cs, "browser_snapshot", map[string]any{}, false)
+		call(t, cs, "browser_click", map[string]any{"ref": refOf(t, fresh, `button "Like 3"`)}, false)
+		if log := evalLog(); strings.Contains(log, "liked 3 of round 1") || !strings.Contains(log, "liked 3 of round 2") {
+			t.Errorf("after the re-render: log %q", log)
+		}
+	})
+}
