@@ -141,6 +141,12 @@ func (s *Session) sendGuarded(t Target, g browser.Guard, v verb, send input) (br
 	if ferr != nil && !documentGone(ferr) {
 		return verdict, ferr
 	}
+	if ferr == nil && verdict.Events == 0 && v.kind == browser.GuardClick {
+		// The guard read its page and saw no event of the input: the
+		// page took none (one restored from the back/forward cache of a
+		// browser axfuse attached to can be so). Not a success.
+		return verdict, fmt.Errorf("%s on %s reached no element: the page took no input events; nothing was done (observe and try again)", v.noun, what(t))
+	}
 	// A document gone under the guard was replaced by the input (a link,
 	// a submit): the events reached the element, nothing is left to read.
 	return verdict, nil

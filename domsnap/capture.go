@@ -133,6 +133,14 @@ type Document struct {
 	// entries point into.
 	Styles []Style `json:"styles"`
 	Nodes  []Node  `json:"nodes"`
+	// VisitedColours are the colours :visited rules give links' text
+	// ("inherit": the parent's), which no computed style shows (the
+	// browser hides which links are visited); VisitedUnknown: some
+	// :visited rule paints with what cannot be read as a colour. Sight
+	// judges a link's text in each, and leaves it to the pixels when they
+	// disagree.
+	VisitedColours []string `json:"visitedColours,omitempty"`
+	VisitedUnknown bool     `json:"visitedUnknown,omitempty"`
 	// Elided are the runs of sibling subtrees a viewport capture counted
 	// but did not fetch, because they lie wholly outside the viewport.
 	Elided []Elided `json:"elided,omitempty"`

@@ -484,6 +484,15 @@ func (ix *Index) modelSight(doc, i int) Sight {
 		}
 		return Sight{Reason: SeenUnsure}
 	}
+	s := ix.fillSight(doc, i, el, frags, fill, alpha, drawn)
+	if svg || drawn {
+		return s
+	}
+	return ix.visitedSight(doc, i, el, frags, alpha, s)
+}
+
+// fillSight judges a text's lines in one fill colour.
+func (ix *Index) fillSight(doc, i, el int, frags []layout.Box, fill RGBA, alpha float64, drawn bool) Sight {
 	if !drawn {
 		alpha *= fill.A
 	}
@@ -504,6 +513,49 @@ func (ix *Index) modelSight(doc, i int) Sight {
 		}
 	}
 	return first
+}
+
+// visitedSight: a link's text is judged again in each colour :visited
+// rules give links (Document.VisitedColours), for the snapshot shows
+// only the unvisited one; where the verdicts differ, or a rule's colour
+// cannot be read, it is unsure (the pixels say).
+func (ix *Index) visitedSight(doc, i, el int, frags []layout.Box, alpha float64, s Sight) Sight {
+	d := &ix.c.Documents[doc]
+	if (len(d.VisitedColours) == 0 && !d.VisitedUnknown) || !ix.inLink(doc, el) {
+		return s
+	}
+	if d.VisitedUnknown {
+		return Sight{Reason: SeenUnsure}
+	}
+	for _, v := range d.VisitedColours {
+		fill, ok := ParseColour(v)
+		if v == "inherit" {
+			p := int(d.Nodes[el].Parent)
+			sc, pok := ix.colours(doc, p)
+			fill, ok = RGBA{}, pok && sc.fillOK && !sc.fillUnknown
+			if ok {
+				fill = sc.fill
+			}
+		}
+		if !ok || ix.fillSight(doc, i, el, frags, fill, alpha, false).Seen != s.Seen {
+			return Sight{Reason: SeenUnsure}
+		}
+	}
+	return s
+}
+
+// inLink: element el is a link with an address or lies inside one (what
+// :visited can style).
+func (ix *Index) inLink(doc, el int) bool {
+	nodes := ix.c.Documents[doc].Nodes
+	for k, depth := el, 0; k >= 0 && k < len(nodes) && depth < 64; k, depth = int(nodes[k].Parent), depth+1 {
+		if n := &nodes[k]; n.Type == domsnap.ElementNode && (n.Name == "A" || n.Name == "AREA" || n.Name == "a") {
+			if _, ok := n.Attr("href"); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ImageSight decides whether a person sees image (doc, i): its opacity
@@ -1028,6 +1080,9 @@ func MayBeUnsure(c *domsnap.Capture) bool {
 		return true
 	}
 	for d := range c.Documents {
+		if len(c.Documents[d].VisitedColours) > 0 || c.Documents[d].VisitedUnknown {
+			return true
+		}
 		for s := range c.Documents[d].Styles {
 			st := &c.Documents[d].Styles[s]
 			if unknownColour(st.Color) || unknownColour(st.TextFillColor) || unknownColour(st.BackgroundColor) || UnmodelledEffect(st) || darkScheme(st.ColorScheme) {

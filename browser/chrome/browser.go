@@ -222,6 +222,10 @@ func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
 		// with it on, as Chrome ships): a page must not be able to wedge
 		// the tab.
 		chromedp.Flag("disable-ipc-flooding-protection", false),
+		// A page restored from the back/forward cache took no input from
+		// this tab's session (a click after `back` reached nothing, and
+		// the page showed its old paint); a page loaded afresh does.
+		chromedp.Flag("disable-back-forward-cache", true),
 		chromedp.WindowSize(opts.Width, opts.Height),
 	)
 	if os.Geteuid() == 0 {

@@ -47,7 +47,7 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(t.ctx, firstLineBudget)
 	defer cancel()
-	asked, failed := 0, 0
+	asked, failed, visited := 0, 0, 0
 	for d := range c.Documents {
 		doc := &c.Documents[d]
 		if len(doc.Nodes) == 0 || doc.Nodes[0].Type != domsnap.DocumentNode || doc.Nodes[0].Backend == 0 {
@@ -62,6 +62,9 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 			failed++
 			continue
 		}
+		if doc.VisitedUnknown || len(doc.VisitedColours) > 0 {
+			visited++
+		}
 		if len(backends) == 0 {
 			continue
 		}
@@ -75,8 +78,8 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 			}
 		}
 	}
-	if len(c.FirstLines) > 0 || failed > 0 {
-		step := fmt.Sprintf("first lines: %d elements styled by ::first-line", len(c.FirstLines))
+	if len(c.FirstLines) > 0 || failed > 0 || visited > 0 {
+		step := fmt.Sprintf("first lines: %d elements styled by ::first-line, %d documents with :visited colours", len(c.FirstLines), visited)
 		if failed > 0 {
 			step += fmt.Sprintf(" (%d documents not asked)", failed)
 		}
@@ -85,10 +88,15 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 }
 
 // askFirstLines returns the backend ids of one document's elements that
-// ::first-line rules style.
+// ::first-line rules style, and records the colours its :visited rules
+// give in the document.
 func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64, error) {
 	session := t.sessionFor(doc.FrameID)
-	var n int
+	var found struct {
+		N              int      `json:"n"`
+		Visited        []string `json:"visited"`
+		VisitedUnknown bool     `json:"visitedUnknown"`
+	}
 	err := t.pixelStep(ctx, session, "find ::first-line rules", pixelStyleTimeout, func(ctx context.Context) error {
 		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
 			Expression: fmt.Sprintf("(%s).call(document, %d)", firstLineJS, maxFirstLines), ReturnByValue: new(true),
@@ -96,10 +104,17 @@ func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(res.Value, &n)
+		return json.Unmarshal(res.Value, &found)
 	})
-	if err != nil || n == 0 {
+	if err != nil {
+		// Unread, the visited colours are unknown: links' texts go to
+		// the pixels.
+		doc.VisitedUnknown = true
 		return nil, err
+	}
+	doc.VisitedColours, doc.VisitedUnknown = found.Visited, found.VisitedUnknown
+	if found.N == 0 {
+		return nil, nil
 	}
 	// The elements themselves, by reference, released once described.
 	var arr *runtime.RemoteObject

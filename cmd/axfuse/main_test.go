@@ -53,7 +53,7 @@ func runInOwnTemp(m *testing.M) int {
 // the CLI, an attached browser, an in-process one, the MCP server.
 func TestMissingChromiumFailsUnderCI(t *testing.T) {
 	startCheckOff := []string{"AXFUSE_TEST_NO_PRECHECK=1"}
-	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActTypesIntoATerminalsClearField|TestActFollowsAnElementAHoverMoves|"+
+	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActTypesIntoATerminalsClearField|TestVisitedLinksAreSeenAsPainted|TestActFollowsAnElementAHoverMoves|"+
 		"TestJourneyScrollThenClick|TestJourneyScrollThenClickThroughCLIAndMCP|TestJourneyFormNavigationReRender|TestKeyTraps|TestKeyTrapsThroughCLIAndMCP|TestSlideTraps|TestFloodsThroughMCP|TestHistoryFloodThroughCLI)$",
 		ci.Child{CI: "true", Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "true", Env: startCheckOff, Fail: true, Want: "CI=true and no Chromium"},

@@ -237,3 +237,71 @@ func TestTodoMVCCounterIsSeen(t *testing.T) {
 		}
 	}
 }
+
+// visitedSite: links whose colour :visited rules change — one fades into
+// the page when visited, one shows only once visited — and a plain one.
+func visitedSite(t *testing.T) string {
+	t.Helper()
+	return serve(t, map[string]string{
+		"/": `<!doctype html><title>Visited</title><style>
+body { background: #fff; color: #111; font: 16px sans-serif }
+a { color: #111 }
+a.fade:visited { color: #fff }
+a.show { color: var(--page) } a.show:visited { color: var(--ink) }
+:root { --page: #fff; --ink: #123 }
+</style><h1>Visited</h1>
+<p><a class="fade" href="/b">Fade link</a></p>
+<p><a class="show" href="/c">Show link</a></p>
+<p><a href="/d">Plain link</a></p>`,
+		"/b": `<!doctype html><title>B</title><h1>Page B</h1>`,
+		"/c": `<!doctype html><title>C</title><h1>Page C</h1>`,
+	}).URL + "/"
+}
+
+// TestVisitedLinksAreSeenAsPainted: the browser paints a visited link in
+// its :visited colour, which no computed style shows. Before any visit
+// the fading link prints and the showing one does not; after the agent
+// has followed both and come back, the other way round — through the
+// CLI's attached session and the MCP server.
+func TestVisitedLinksAreSeenAsPainted(t *testing.T) {
+	url := visitedSite(t)
+	check := func(t *testing.T, when, out string, shown, hidden string) {
+		t.Helper()
+		if !strings.Contains(out, shown) || strings.Contains(out, hidden) || !strings.Contains(out, "Plain link") {
+			t.Errorf("%s: want %q and the plain link printed, %q not:\n%s", when, shown, hidden, out)
+		}
+	}
+	t.Run("CLI", func(t *testing.T) {
+		endpoint, first := attachedURL(t, url, `heading "Visited"`)
+		check(t, "before the visits", first, "Fade link", "Show link")
+		// (The attached browser keeps pages in its back/forward cache, where
+		// a restored page takes no input: the page is opened afresh.)
+		mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, first, `link "Fade link"`))
+		back := mustCLI(t, "open", "--cdp", endpoint, url)
+		mustCLI(t, "act", "--cdp", endpoint, "click", unnamedLinkTo(t, back, "/c"))
+		back = mustCLI(t, "open", "--cdp", endpoint, url)
+		check(t, "after the visits", back, "Show link", "Fade link")
+		check(t, "after the visits", mustCLI(t, "snapshot", "--cdp", endpoint), "Show link", "Fade link")
+	})
+	t.Run("MCP", func(t *testing.T) {
+		cs := mcpSession(t)
+		first, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+		check(t, "before the visits", first, "Fade link", "Show link")
+		call(t, cs, "browser_click", map[string]any{"ref": refOf(t, first, `link "Fade link"`)}, false)
+		back, _ := call(t, cs, "browser_navigate_back", map[string]any{}, false)
+		call(t, cs, "browser_click", map[string]any{"ref": unnamedLinkTo(t, back, "/c")}, false)
+		call(t, cs, "browser_navigate_back", map[string]any{}, false)
+		after, _ := call(t, cs, "browser_snapshot", map[string]any{}, false)
+		check(t, "after the visits", after, "Show link", "Fade link")
+	})
+}
+
+// unnamedLinkTo is the ref of a link to url printed without a name.
+func unnamedLinkTo(t *testing.T, yaml, url string) string {
+	t.Helper()
+	m := regexp.MustCompile(`- link \[ref=(e\d+)\]:\n\s*- /url: ` + regexp.QuoteMeta(url) + `\n`).FindStringSubmatch(yaml)
+	if m == nil {
+		t.Fatalf("no unnamed link to %s in:\n%s", url, yaml)
+	}
+	return m[1]
+}
