@@ -23,7 +23,7 @@ func (s *Session) Click(ref string, count int) error {
 		return s.chooseOption(ref)
 	}
 	return s.action(func() error {
-		_, _, err := s.guarded(ref, clickVerb, false, func(t Target, g browser.Guard) error {
+		_, _, err := s.guarded(ref, pressVerb, false, func(t Target, g browser.Guard) error {
 			return s.clickOn(t, g, count)
 		})
 		return err

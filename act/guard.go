@@ -20,17 +20,21 @@ type verb struct {
 	kind    browser.GuardKind
 	noun    string // "the click": what would land elsewhere
 	enabled bool   // a disabled element refuses it
+	// mustReach: its input is trusted events the guard counts, so a
+	// read verdict with none means the page took none.
+	mustReach bool
 }
 
 var (
-	clickVerb = verb{browser.GuardClick, "the click", true}
-	hoverVerb = verb{browser.GuardHover, "the pointer", false}
-	typeVerb  = verb{browser.GuardType, "the typing", true}
-	keyVerb   = verb{browser.GuardKey, "the key", true}
-	checkVerb = verb{browser.GuardCheck, "the click", true}
-	pickVerb  = verb{browser.GuardKey, "the choice", true}
-	dragVerb  = verb{browser.GuardDrag, "the drag", true}
-	dropVerb  = verb{browser.GuardDrop, "the drop", false}
+	clickVerb = verb{browser.GuardClick, "the click", true, false}
+	pressVerb = verb{browser.GuardClick, "the click", true, true}
+	hoverVerb = verb{browser.GuardHover, "the pointer", false, false}
+	typeVerb  = verb{browser.GuardType, "the typing", true, false}
+	keyVerb   = verb{browser.GuardKey, "the key", true, false}
+	checkVerb = verb{browser.GuardCheck, "the click", true, false}
+	pickVerb  = verb{browser.GuardKey, "the choice", true, false}
+	dragVerb  = verb{browser.GuardDrag, "the drag", true, false}
+	dropVerb  = verb{browser.GuardDrop, "the drop", false, false}
 )
 
 // input sends an action's events once its guard is armed.
@@ -141,7 +145,7 @@ func (s *Session) sendGuarded(t Target, g browser.Guard, v verb, send input) (br
 	if ferr != nil && !documentGone(ferr) {
 		return verdict, ferr
 	}
-	if ferr == nil && verdict.Events == 0 && v.kind == browser.GuardClick {
+	if ferr == nil && verdict.Events == 0 && v.mustReach {
 		// The guard read its page and saw no event of the input: the
 		// page took none (one restored from the back/forward cache of a
 		// browser axfuse attached to can be so). Not a success.

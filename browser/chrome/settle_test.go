@@ -185,33 +185,23 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 			t.Errorf("the click's class change is not on the page: %q", got)
 		}
 	})
-	t.Run("a script-driven slide, one frame at a time", func(t *testing.T) {
-		st := click(t, "slide", 3*time.Second)
-		if st.HitBound {
-			t.Fatalf("hit the bound: %+v", st)
-		}
-		if got := evalIn[string](t, tab, `panel.dataset.done + ' ' + panel.style.height`); got != "1 200px" {
-			t.Errorf("the answer came while the panel was still opening: %q (%+v)", got, st)
-		}
-	})
-	t.Run("items faded in one after another", func(t *testing.T) {
-		st := click(t, "stagger", 3*time.Second)
-		if st.HitBound {
-			t.Fatalf("hit the bound: %+v", st)
-		}
-		if got := evalIn[string](t, tab, `[0,1,2,3].map(i=>getComputedStyle(document.getElementById('it'+i)).opacity).join(' ')`); got != "1 1 1 1" {
-			t.Errorf("the answer came while items were still fading in: opacities %q (%+v)", got, st)
-		}
-	})
-	t.Run("an interval the click set", func(t *testing.T) {
-		st := click(t, "tick", 3*time.Second)
-		if st.HitBound {
-			t.Fatalf("hit the bound: %+v", st)
-		}
-		if got := evalIn[string](t, tab, `bar.dataset.done + ' ' + bar.style.width`); got != "1 250px" {
-			t.Errorf("the answer came while the interval still grew the bar: %q (%+v)", got, st)
-		}
-	})
+	// Effects a script draws out over several frames or ticks: the
+	// answer comes once they are over (expr reads the page then).
+	for _, c := range []struct{ name, button, expr, want string }{
+		{"a script-driven slide, one frame at a time", "slide", `panel.dataset.done + ' ' + panel.style.height`, "1 200px"},
+		{"items faded in one after another", "stagger", `[0,1,2,3].map(i=>getComputedStyle(document.getElementById('it'+i)).opacity).join(' ')`, "1 1 1 1"},
+		{"an interval the click set", "tick", `bar.dataset.done + ' ' + bar.style.width`, "1 250px"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := click(t, c.button, 3*time.Second)
+			if st.HitBound {
+				t.Fatalf("hit the bound: %+v", st)
+			}
+			if got := evalIn[string](t, tab, c.expr); got != c.want {
+				t.Errorf("the answer came before the effect was over: %q, want %q (%+v)", got, c.want, st)
+			}
+		})
+	}
 	t.Run("a frame loop the click starts for good holds the answer two seconds at most", func(t *testing.T) {
 		st := click(t, "forever", 5*time.Second)
 		if st.HitBound {
