@@ -271,3 +271,33 @@ func TestReplayNoticesAnotherRequest(t *testing.T) {
 		t.Errorf("a click off the recording: %v, problems %v", err, tab.Problems())
 	}
 }
+
+// TestClickThePageNeverTookIsRefused: the recorded click, replayed as if
+// the page had taken none of its events (a page restored from the
+// back/forward cache of an attached browser was so): the guard read its
+// page and counted nothing, and the click is refused, not reported done.
+func TestClickThePageNeverTookIsRefused(t *testing.T) {
+	rec, err := replay.Load(filepath.Join("..", "testdata", "sessions", "act-click.session.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range rec.Tabs[0] {
+		if c.Op == "Guard.Peek" || c.Op == "Guard.Finish" {
+			var v map[string]any
+			if err := json.Unmarshal(c.Result, &v); err != nil {
+				t.Fatal(err)
+			}
+			v["Events"] = 0
+			rec.Tabs[0][i].Result, _ = json.Marshal(v)
+		}
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s, err := act.Open(replay.NewTab(rec.Tabs[0]), "replay", fuse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := replay.RunAct(s, rec.Steps[:2], replay.Script{URL: rec.URL})
+	if len(out) < 2 || !strings.Contains(out[1].Err, "took no input events; nothing was done") {
+		t.Errorf("the click the page never took answered %+v", out)
+	}
+}
