@@ -222,9 +222,11 @@ func launchFlags(path string, opts Options) []chromedp.ExecAllocatorOption {
 		// with it on, as Chrome ships): a page must not be able to wedge
 		// the tab.
 		chromedp.Flag("disable-ipc-flooding-protection", false),
-		// A page restored from the back/forward cache took no input from
-		// this tab's session (a click after `back` reached nothing, and
-		// the page showed its old paint); a page loaded afresh does.
+		// A page restored from the back/forward cache comes back as it
+		// was left, timers stopped: the guard of the click that left it
+		// was still armed and stopped the next action's events (guard.js
+		// now disarms on pagehide). After `back` the agent observes a page
+		// loaded afresh.
 		chromedp.Flag("disable-back-forward-cache", true),
 		chromedp.WindowSize(opts.Width, opts.Height),
 	)

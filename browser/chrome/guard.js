@@ -303,6 +303,16 @@ async function (o) {
   // A guard whose action never finished (a dialog it opened blocks the
   // page, the process died) must not outlive it: it disarms itself.
   setTimeout(() => { disarm(); setTimeout(() => g.delete(token), 60000); }, 15000);
+  // Its document going away ends the action too (a link it followed). A
+  // page put in the back/forward cache keeps its guards, and its timers
+  // stop there: one left armed would stop the first events of the next
+  // action once the page is shown again, and no one would read it.
+  const gone = () => disarm();
+  for (let w = el.ownerDocument.defaultView; w; w = w.parent === w ? null : w.parent) {
+    try { w.addEventListener('pagehide', gone, true); } catch (e) { break; }
+    const at = w;
+    offs.push(() => at.removeEventListener('pagehide', gone, true));
+  }
   g.set(token, (keep) => {
     if (keep && st.point && !st.blocked && !st.pressed && !o.owner && !o.follow) judgePoint();
     // Pressed, and the release never came back to this document: it

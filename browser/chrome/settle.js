@@ -181,20 +181,31 @@
       s.inAction = 1;
       try { return cb.apply(self, a); } finally { s.claim(); [s.inAction, s.depth, s.running] = was; }
     };
-    const origFrame = window.requestAnimationFrame, origInterval = window.setInterval;
+    // Until it first runs, each is a timer the action set (a busy page
+    // may not run it before the wait's first look).
+    const origFrame = window.requestAnimationFrame, origInterval = window.setInterval, origClearInterval = window.clearInterval;
     if (typeof origFrame === 'function') {
       window.requestAnimationFrame = function requestAnimationFrame(cb) {
         if (!chained(cb)) return origFrame.call(window, plain(cb));
         const arm = s.armAt;
-        return origFrame.call(window, function (...a) { return inChain(cb, this, a, arm); });
+        let key;
+        const id = origFrame.call(window, function (...a) { s.timers.delete(key); return inChain(cb, this, a, arm); });
+        key = 'frame ' + id;
+        s.timers.set(key, now() + 16);
+        return id;
       };
     }
     if (typeof origInterval === 'function') {
       window.setInterval = function setInterval(cb, delay, ...args) {
         if (!chained(cb)) return origInterval.call(window, plain(cb), delay, ...args);
-        const arm = s.armAt;
-        return origInterval.call(window, function (...a) { return inChain(cb, this, a, arm); }, delay, ...args);
+        const arm = s.armAt, d = +delay || 0;
+        let key;
+        const id = origInterval.call(window, function (...a) { s.timers.delete(key); return inChain(cb, this, a, arm); }, delay, ...args);
+        key = 'interval ' + id;
+        if (d <= LIMIT) s.timers.set(key, now() + d);
+        return id;
       };
+      window.clearInterval = function clearInterval(id) { s.timers.delete('interval ' + id); return origClearInterval.call(window, id); };
     }
     // Requests the action's handlers send are known here at once; the
     // network's own events can come tens of milliseconds later on a busy

@@ -41,6 +41,7 @@ const settlePage = `<!doctype html><title>settle</title>
 <div id=spinner style="height:4px;background:#888"></div>
 <p id=out>-</p>
 <script>
+addEventListener('pointerdown', (e) => { window.lastPress = (e.target.id || e.target.localName) + '@' + e.clientX + ',' + e.clientY; }, true);
 // slideDown eases the panel open over 500 ms, one frame at a time, as
 // jQuery does: some 30 changes of one node's style.
 function slideDown() {
@@ -97,19 +98,27 @@ func TestSettleOnWhatTheActionCaused(t *testing.T) {
 
 	click := func(t *testing.T, id string, bound time.Duration) browser.Settled {
 		t.Helper()
-		x := evalIn[[]float64](t, tab, fmt.Sprintf(`(() => { const el = document.getElementById(%q); el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, id))
+		// In view, and painted there, before the press.
+		evalIn[bool](t, tab, fmt.Sprintf(`(() => { document.getElementById(%q).scrollIntoView({block: 'center'}); return true; })()`, id))
+		time.Sleep(100 * time.Millisecond)
+		x := evalIn[[]float64](t, tab, fmt.Sprintf(`(() => { const r = document.getElementById(%q).getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`, id))
 		tab.Mark()
 		at := time.Now()
 		if err := tab.Click(x[0], x[1], 1); err != nil {
 			t.Fatal(err)
 		}
 		st := tab.Settle(bound, at)
-		t.Logf("%s: %+v", id, st)
+		t.Logf("%s at %v (pressed %s): %+v", id, x, evalIn[string](t, tab, `String(window.lastPress)`), st)
 		return st
 	}
 	load := func(t *testing.T) {
 		t.Helper()
 		if err := tab.Navigate(srv.URL, 0); err != nil {
+			t.Fatal(err)
+		}
+		// A tab behind another runs no animation frames and throttles its
+		// timers (as act brings the agent's tab to the front, so does this).
+		if err := tab.BringToFront(); err != nil {
 			t.Fatal(err)
 		}
 		// The silent host has kept its first request for over a second:

@@ -440,3 +440,40 @@ func TestJourneyFormNavigationReRender(t *testing.T) {
 		}
 	})
 }
+
+// TestJourneyClickAfterBack: follow a link, come back, and act on the
+// page again. A browser that keeps the page in its back/forward cache
+// restores it with the guard of the click that left it still armed; the
+// click after `back` must reach its element all the same (it reached
+// nothing, and was reported done). Through the CLI's attached session
+// (a browser with that cache, as a user's is) and the MCP server.
+func TestJourneyClickAfterBack(t *testing.T) {
+	url := serve(t, map[string]string{
+		"/": `<!doctype html><title>Home</title><h1>Home</h1><p><a href="/b">To B</a></p>
+<button id="go">Count</button><ol id="log" aria-label="Log"></ol>
+<script>let n = 0; document.getElementById('go').addEventListener('click', () => {
+  const li = document.createElement('li'); li.textContent = 'counted ' + (++n); document.getElementById('log').append(li); });</script>`,
+		"/b": `<!doctype html><title>B</title><h1>Page B</h1>`,
+	}).URL + "/"
+	t.Run("CLI", func(t *testing.T) {
+		endpoint, first := attachedURL(t, url, `button "Count"`)
+		if out := mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, first, `link "To B"`)); !strings.Contains(out, "Page B") {
+			t.Fatalf("the link was not followed:\n%s", out)
+		}
+		back := mustCLI(t, "back", "--cdp", endpoint)
+		out, err := runCLI(t, "act", "--cdp", endpoint, "click", refOf(t, back, `button "Count"`))
+		if err != nil || !strings.Contains(out, "counted 1") {
+			t.Errorf("the click after back: %v\n%s", err, out)
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		cs := mcpSession(t)
+		first, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
+		call(t, cs, "browser_click", map[string]any{"ref": refOf(t, first, `link "To B"`)}, false)
+		back, _ := call(t, cs, "browser_navigate_back", map[string]any{}, false)
+		out, _ := call(t, cs, "browser_click", map[string]any{"ref": refOf(t, back, `button "Count"`)}, false)
+		if !strings.Contains(out, "counted 1") {
+			t.Errorf("the click after back:\n%s", out)
+		}
+	})
+}
