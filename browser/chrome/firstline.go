@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -165,19 +163,15 @@ func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64
 // (the guard's, made once per document): one call when the world is
 // known, a new world when the frame's document was replaced.
 func (t *Tab) evaluateInFrameWorld(ctx, session context.Context, frame string, params runtime.EvaluateParams) (*runtime.RemoteObject, error) {
-	key := fmt.Sprintf("%p|%s", session, frame)
 	params.Silent = new(true)
-	for fresh := t.guardWorlds.get(key) == 0; ; fresh = true {
-		if fresh {
-			r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(frame), WorldName: "axfuse"})
-			if err != nil {
-				return nil, fmt.Errorf("Page.createIsolatedWorld: %w", err)
-			}
-			t.guardWorlds.set(key, r.ExecutionContextID)
+	for fresh := false; ; fresh = true {
+		world, made, err := t.frameWorld(ctx, session, frame, fresh)
+		if err != nil {
+			return nil, err
 		}
-		params.ContextID = t.guardWorlds.get(key)
+		params.ContextID = world
 		res, err := do(ctx, runtime.Evaluate, params)
-		if err != nil && !fresh && strings.Contains(err.Error(), "context") {
+		if err != nil && !fresh && !made && strings.Contains(err.Error(), "context") {
 			continue // the world went with its document
 		}
 		if err != nil {

@@ -199,17 +199,12 @@ func callFunction(ctx context.Context, obj runtime.RemoteObjectID, fn string, ou
 // resolveInWorld gives the element's object in axfuse's isolated world of
 // its frame, making the world when the frame has none (or a dead one).
 func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n domsnap.Key) (runtime.RemoteObjectID, error) {
-	key := fmt.Sprintf("%p|%s", session, n.Frame)
-	world := t.guardWorlds.get(key)
-	for fresh := world == 0; ; fresh = true {
-		if fresh {
-			r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(n.Frame), WorldName: "axfuse"})
-			if err != nil {
-				return "", fmt.Errorf("Page.createIsolatedWorld: %w", err)
-			}
-			world = r.ExecutionContextID
-			t.guardWorlds.set(key, world)
+	for fresh := false; ; fresh = true {
+		world, made, err := t.frameWorld(ctx, session, n.Frame, fresh)
+		if err != nil {
+			return "", err
 		}
+		fresh = fresh || made
 		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ExecutionContextID: world})
 		switch {
 		case err == nil && obj.Object != nil && obj.Object.ObjectID != "":
@@ -223,6 +218,24 @@ func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n dom
 		}
 		return "", fmt.Errorf("node %d is gone", n.Backend)
 	}
+}
+
+// frameWorld is axfuse's isolated world of the frame, made once per
+// document and kept per session and frame; anew (made true) when asked
+// for a fresh one or none is kept. A world kept may be of a document the
+// frame has since replaced: a caller whose call fails there asks again
+// with fresh.
+func (t *Tab) frameWorld(ctx, session context.Context, frame string, fresh bool) (world runtime.ExecutionContextID, made bool, err error) {
+	key := fmt.Sprintf("%p|%s", session, frame)
+	if world = t.guardWorlds.get(key); world != 0 && !fresh {
+		return world, false, nil
+	}
+	r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(frame), WorldName: "axfuse"})
+	if err != nil {
+		return 0, false, fmt.Errorf("Page.createIsolatedWorld: %w", err)
+	}
+	t.guardWorlds.set(key, r.ExecutionContextID)
+	return r.ExecutionContextID, true, nil
 }
 
 const finishJS = `function (token, keep) {
