@@ -135,15 +135,27 @@ type Document struct {
 	Nodes  []Node  `json:"nodes"`
 	// VisitedColours are the colours :visited rules give links' text
 	// ("inherit": the parent's), which no computed style shows (the
-	// browser hides which links are visited); VisitedUnknown: some
-	// :visited rule paints with what cannot be read as a colour. Sight
-	// judges a link's text in each, and leaves it to the pixels when they
-	// disagree.
-	VisitedColours []string `json:"visitedColours,omitempty"`
-	VisitedUnknown bool     `json:"visitedUnknown,omitempty"`
+	// browser hides which links are visited, and computes styles as if
+	// none were). VisitedLinks are the links whose colours change once
+	// visited, with theirs. VisitedUnknown: the rules could not be
+	// matched to links (or were not read), so every link may change.
+	// Sight judges a link's text in each of its colours, and leaves it to
+	// the pixels when they disagree.
+	VisitedColours []string      `json:"visitedColours,omitempty"`
+	VisitedLinks   []VisitedLink `json:"visitedLinks,omitempty"`
+	VisitedUnknown bool          `json:"visitedUnknown,omitempty"`
 	// Elided are the runs of sibling subtrees a viewport capture counted
 	// but did not fetch, because they lie wholly outside the viewport.
 	Elided []Elided `json:"elided,omitempty"`
+}
+
+// VisitedLink is a link whose colours change once it is visited: Node is
+// its index in the document's Nodes; Colours index VisitedColours, -1
+// standing for one that cannot be read (or the colour a :link rule gave,
+// lost once visited, whose successor is not known).
+type VisitedLink struct {
+	Node    int   `json:"node"`
+	Colours []int `json:"colours"`
 }
 
 // Elided is one run of sibling subtrees left out of a viewport capture:

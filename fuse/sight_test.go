@@ -24,6 +24,8 @@ func TestSightOnRecordedCaptures(t *testing.T) {
 		// Settled by the pixels the capture holds (Capture.TextPixels).
 		{"unsure", okTokens(76, 86)},
 		{"darkscheme", okTokens(87, 89)},
+		// Links whose colours visits change (testdata/pages/visited.html).
+		{"visited", okTokens(160, 169)},
 	} {
 		t.Run(tc.capture, func(t *testing.T) {
 			c := load(t, "../testdata/captures/"+tc.capture+".capture.json")
@@ -122,6 +124,10 @@ func TestUnsureTextsWithoutPixelsAreWithheld(t *testing.T) {
 	}{
 		{"unsure", []string{"ok76"}, okTokens(77, 86)},
 		{"darkscheme", nil, okTokens(87, 89)},
+		// Only the links a visit may fade are unsure: the ones whose
+		// :visited colours show too, or whose :link colour a :visited
+		// rule of the same rank replaces, are the model's.
+		{"visited", okTokens(160, 163), okTokens(164, 169)},
 	} {
 		t.Run(tc.capture, func(t *testing.T) {
 			c := load(t, "../testdata/captures/"+tc.capture+".capture.json")

@@ -88,6 +88,9 @@ type Index struct {
 	pixels    map[domsnap.Pos]bool
 	// firstLines holds Capture.FirstLines, made on first use.
 	firstLines map[domsnap.Pos]bool
+	// visited maps each document's links that change once visited to
+	// their colours (Document.VisitedLinks), made on first use.
+	visited map[int]map[int][]int
 	// everywhere: sight stacks paint all over the page (SightEverywhere).
 	everywhere                               bool
 	scratchUnder, scratchAbove, scratchLevel []layer

@@ -4,80 +4,88 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// A ::first-line (or ::first-letter) rule paints the first line of a
-// block otherwise than the block's own computed style, which is all the
-// snapshot gives: a transparent first line over a dark block, a dark one
-// over a block in the page's colour. Sight cannot see that, so the
-// elements such rules style are found in the page (firstline.js, one call
-// per document) and recorded in the capture (Capture.FirstLines); their
-// texts are unsure, settled by the pixels. A page without such rules pays
-// one call per document.
+// What a page's style rules paint that the snapshot's computed styles do
+// not show. A ::first-line (or ::first-letter) rule paints the first line
+// of a block otherwise than the block's own computed style, which is all
+// the snapshot gives: a transparent first line over a dark block, a dark
+// one over a block in the page's colour. A visited link takes the
+// colours of the rules that match it once visited, and the browser
+// computes every style as if no link were. Sight cannot see either, so
+// one call per document (firstline.js) finds the elements first-line
+// rules style (Capture.FirstLines) and the links whose colours change
+// once visited, with their colours (Document.VisitedLinks); their texts
+// are unsure where those colours would change the verdict, settled by
+// the pixels. A page without such rules pays one call per document.
 
 //go:embed firstline.js
 var firstLineJS string
 
-// takeFirstLinesJS hands over (and forgets) what firstline.js kept.
-const takeFirstLinesJS = `function () { const a = globalThis.__axfuseFirstLines || []; delete globalThis.__axfuseFirstLines; return a; }`
-
-// firstLineGroup holds the objects one asking makes, released together.
-const firstLineGroup = "axfuse-first-lines"
-
 const (
 	// maxFirstLines bounds the elements taken from one document.
 	maxFirstLines = 200
+	// maxVisitedLinks bounds the links taken from one document; past it
+	// every link of the document is taken as changing.
+	maxVisitedLinks = 5000
 	// maxFirstLineDocs bounds the documents asked in one capture.
 	maxFirstLineDocs = 16
 	// firstLineBudget bounds the asking of one capture.
 	firstLineBudget = 3 * time.Second
 )
 
-// findFirstLines records the elements ::first-line rules style.
+// findFirstLines records the elements ::first-line rules style and the
+// links :visited and :link rules colour. Documents are asked at once
+// (each call is a round trip, most of its cost).
 func (t *Tab) findFirstLines(c *domsnap.Capture) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(t.ctx, firstLineBudget)
 	defer cancel()
-	asked, failed, visited := 0, 0, 0
+	var asked []int
 	for d := range c.Documents {
 		doc := &c.Documents[d]
 		if len(doc.Nodes) == 0 || doc.Nodes[0].Type != domsnap.DocumentNode || doc.Nodes[0].Backend == 0 {
 			continue
 		}
-		if asked == maxFirstLineDocs {
-			break
+		if len(asked) == maxFirstLineDocs {
+			// Unasked, its links may change once visited.
+			doc.VisitedUnknown = true
+			continue
 		}
-		asked++
-		backends, err := t.askFirstLines(ctx, doc)
-		if err != nil {
+		asked = append(asked, d)
+	}
+	found := make([]*paintRules, len(asked))
+	errs := make([]error, len(asked))
+	var wg sync.WaitGroup
+	for k, d := range asked {
+		wg.Go(func() { found[k], errs[k] = t.askPaintRules(ctx, &c.Documents[d]) })
+	}
+	wg.Wait()
+	failed, visited := 0, 0
+	for k, d := range asked {
+		doc := &c.Documents[d]
+		if errs[k] != nil {
+			// Unread, the visited colours are unknown: links' texts go to
+			// the pixels.
+			doc.VisitedUnknown = true
 			failed++
 			continue
 		}
-		if doc.VisitedUnknown || len(doc.VisitedColours) > 0 {
+		placePaintRules(c, d, found[k])
+		if doc.VisitedUnknown || len(doc.VisitedLinks) > 0 {
 			visited++
-		}
-		if len(backends) == 0 {
-			continue
-		}
-		want := make(map[int64]bool, len(backends))
-		for _, b := range backends {
-			want[b] = true
-		}
-		for i := range doc.Nodes {
-			if doc.Nodes[i].Type == domsnap.ElementNode && want[doc.Nodes[i].Backend] {
-				c.FirstLines = append(c.FirstLines, domsnap.Pos{Doc: d, Node: i})
-			}
 		}
 	}
 	if len(c.FirstLines) > 0 || failed > 0 || visited > 0 {
-		step := fmt.Sprintf("first lines: %d elements styled by ::first-line, %d documents with :visited colours", len(c.FirstLines), visited)
+		step := fmt.Sprintf("style rules: %d elements styled by ::first-line, %d documents with links :visited or :link rules colour", len(c.FirstLines), visited)
 		if failed > 0 {
 			step += fmt.Sprintf(" (%d documents not asked)", failed)
 		}
@@ -85,76 +93,95 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 	}
 }
 
-// askFirstLines returns the backend ids of one document's elements that
-// ::first-line rules style, and records the colours its :visited rules
-// give in the document.
-func (t *Tab) askFirstLines(ctx context.Context, doc *domsnap.Document) ([]int64, error) {
-	session := t.sessionFor(doc.FrameID)
-	var found struct {
-		N              int      `json:"n"`
-		Visited        []string `json:"visited"`
-		VisitedUnknown bool     `json:"visitedUnknown"`
+// placePaintRules finds what one document's rules style among its nodes.
+func placePaintRules(c *domsnap.Capture, d int, found *paintRules) {
+	doc := &c.Documents[d]
+	at := make(map[int64]int, len(found.elements))
+	for k, b := range found.elements {
+		if b != 0 {
+			at[b] = k
+		}
 	}
-	err := t.pixelStep(ctx, session, "find ::first-line rules", pixelStyleTimeout, func(ctx context.Context) error {
+	for i := range doc.Nodes {
+		k, ok := at[doc.Nodes[i].Backend]
+		if !ok || doc.Nodes[i].Type != domsnap.ElementNode {
+			continue
+		}
+		if k < found.First {
+			c.FirstLines = append(c.FirstLines, domsnap.Pos{Doc: d, Node: i})
+		}
+		if ks, ok := found.links[k]; ok {
+			doc.VisitedLinks = append(doc.VisitedLinks, domsnap.VisitedLink{Node: i, Colours: ks})
+		}
+	}
+}
+
+// paintRules is what firstline.js found in one document: the elements
+// (backend ids) of which the first First are styled by ::first-line
+// rules, and the colours of links (by index into elements).
+type paintRules struct {
+	First    int
+	elements []int64
+	links    map[int][]int
+}
+
+// askPaintRules asks one document for the elements its ::first-line
+// rules style and the links its :visited and :link rules colour, and
+// records the colours in the document.
+func (t *Tab) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintRules, error) {
+	session := t.sessionFor(doc.FrameID)
+	var raw []byte
+	err := t.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
 		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
-			Expression: fmt.Sprintf("(%s).call(document, %d)", firstLineJS, maxFirstLines), ReturnByValue: new(true),
+			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", firstLineJS, maxFirstLines, maxVisitedLinks),
+			SerializationOptions: nodeSerialization(2),
 		})
 		if err != nil {
 			return err
 		}
-		return json.Unmarshal(res.Value, &found)
+		if res == nil || res.DeepSerializedValue == nil {
+			return errors.New("no result")
+		}
+		raw = res.DeepSerializedValue.Value
+		return nil
 	})
 	if err != nil {
-		// Unread, the visited colours are unknown: links' texts go to
-		// the pixels.
-		doc.VisitedUnknown = true
 		return nil, err
+	}
+	return decodePaintRules(raw, doc)
+}
+
+// decodePaintRules reads firstline.js's answer into found and doc.
+func decodePaintRules(raw []byte, doc *domsnap.Document) (*paintRules, error) {
+	text, nodes, _, err := decodeTextAndNodes(raw, 2)
+	if err != nil {
+		return nil, fmt.Errorf("style rules: %w", err)
+	}
+	var found struct {
+		First          int      `json:"first"`
+		Visited        []string `json:"visited"`
+		VisitedUnknown bool     `json:"visitedUnknown"`
+		Links          [][]int  `json:"links"`
+	}
+	if err := json.Unmarshal([]byte(text), &found); err != nil {
+		return nil, fmt.Errorf("style rules: %w", err)
+	}
+	out := &paintRules{First: min(found.First, len(nodes)), elements: make([]int64, len(nodes)), links: make(map[int][]int, len(found.Links))}
+	for k, n := range nodes {
+		out.elements[k] = n.Backend
 	}
 	doc.VisitedColours, doc.VisitedUnknown = found.Visited, found.VisitedUnknown
-	if found.N == 0 {
-		return nil, nil
-	}
-	// The elements themselves, by reference, released once described.
-	var arr *runtime.RemoteObject
-	err = t.pixelStep(ctx, session, "take the ::first-line elements", pixelStyleTimeout, func(ctx context.Context) error {
-		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
-			Expression: "(" + takeFirstLinesJS + ")()", ObjectGroup: firstLineGroup,
-		})
-		arr = res
-		return err
-	})
-	defer t.pixelStep(ctx, session, "release the ::first-line elements", pixelStyleTimeout, func(ctx context.Context) error {
-		_, err := do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: firstLineGroup})
-		return err
-	})
-	if err != nil || arr == nil || arr.ObjectID == "" {
-		return nil, err
-	}
-	var props []*runtime.PropertyDescriptor
-	err = t.pixelStep(ctx, session, "list the ::first-line elements", pixelStyleTimeout, func(ctx context.Context) error {
-		p, err := do(ctx, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: new(true)})
-		props = p.Result
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []int64
-	for _, p := range props {
-		if p.Value == nil || p.Value.ObjectID == "" || p.Value.Subtype != runtime.RemoteObjectSubtypeNode || len(out) == maxFirstLines {
+	for _, l := range found.Links {
+		if len(l) < 2 || l[0] < 0 || l[0] >= len(nodes) {
 			continue
 		}
-		var backend int64
-		err := t.pixelStep(ctx, session, "DOM.describeNode", pixelStyleTimeout, func(ctx context.Context) error {
-			n, err := do(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: p.Value.ObjectID})
-			if err == nil && n.Node != nil {
-				backend = int64(n.Node.BackendNodeID)
+		ks := l[1:]
+		for i, k := range ks {
+			if k < 0 || k >= len(found.Visited) {
+				ks[i] = -1
 			}
-			return err
-		})
-		if err == nil && backend != 0 {
-			out = append(out, backend)
 		}
+		out.links[l[0]] = ks
 	}
 	return out, nil
 }

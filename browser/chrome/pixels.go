@@ -780,16 +780,16 @@ const hideJS = `function (token, hide = [], pin = []) {
   const KEEP = ['text-decoration-color', 'border-top-color', 'border-right-color', 'border-bottom-color',
     'border-left-color', 'outline-color', 'column-rule-color'];
   for (const el of hidden) {
-    // In a link of a page with :visited rules the computed colours may be
-    // the unvisited ones (the browser hides which links are visited), so
-    // none is pinned: its glyphs go by their fill alone, and its colour,
-    // with what it draws besides its glyphs (an underline), stays as
-    // painted.
+    // In a link of a page with :visited or :link rules the computed
+    // colours may be the unvisited ones (the browser hides which links
+    // are visited), so none is pinned: its glyphs go by their fill alone,
+    // and its colour, with what it draws besides its glyphs (an
+    // underline), stays as painted.
     if (run.visited === undefined) {
-      // Whether any :visited rule of the document paints (rules nested in
-      // @media and the like count too; another origin's sheets cannot be
-      // read).
-      const paints = (rules, depth) => [...rules].some(r => depth < 8 && (r.cssRules && !(r instanceof CSSStyleRule) ? paints(r.cssRules, depth + 1) : /:visited/i.test(r.selectorText || '')));
+      // Whether any such rule of the document paints (rules nested in
+      // @media, in other rules and the like count too; another origin's
+      // sheets cannot be read).
+      const paints = (rules, depth) => [...rules].some(r => depth < 8 && (/:(visited|link)(?![\w-])/i.test(r.selectorText || '') || (r.cssRules ? paints(r.cssRules, depth + 1) : false)));
       run.visited = [...document.styleSheets, ...(document.adoptedStyleSheets || [])].some(sh => { try { return paints(sh.cssRules, 0); } catch (e) { return false; } });
     }
     if (run.visited && el.closest && el.closest(':any-link') && !(el instanceof SVGElement)) {

@@ -134,7 +134,7 @@ func checkPixels(t *testing.T, b *chrome.Browser, url string, scrollY int, minim
 // in view and are not asked about).
 func TestSightAgreesWithPixels(t *testing.T) {
 	b := openBrowser(t)
-	for _, page := range []string{"sight.html", "sight-scroll.html", "ariahidden.html", "hidden.html", "blocks.html", "unsure.html", "darkscheme.html"} {
+	for _, page := range []string{"sight.html", "sight-scroll.html", "ariahidden.html", "hidden.html", "blocks.html", "unsure.html", "darkscheme.html", "visited.html"} {
 		t.Run(page, func(t *testing.T) {
 			scroll := 0
 			if page == "sight-scroll.html" {

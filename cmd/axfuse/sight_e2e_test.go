@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,6 +69,9 @@ var sightPages = []sightPage{
 	// First lines painted by ::first-line rules, which the elements'
 	// computed styles do not show.
 	{page: "firstline.html", shown: tokens("ok", 150, 156), targets: tokens("tgt", 102, 103), hiddenInView: true},
+	// Links whose colours visits change (no computed style shows the
+	// visited ones); every link but the targets is loose.
+	{page: "visited.html", shown: tokens("ok", 160, 169), targets: tokens("tgt", 104, 105), loose: []string{"- link "}, hiddenInView: true},
 	// color-scheme: dark with no background: the canvas is dark.
 	{page: "darkscheme.html", shown: tokens("ok", 87, 89), targets: tokens("tgt", 78, 79), hiddenInView: true},
 }
@@ -238,8 +242,10 @@ func TestTodoMVCCounterIsSeen(t *testing.T) {
 	}
 }
 
-// visitedSite: links whose colour :visited rules change — one fades into
-// the page when visited, one shows only once visited — and a plain one.
+// visitedSite: links whose colour visits change — one fades into the
+// page when visited (by a :visited rule, a nested one, or by losing its
+// :link colour), one shows only once visited — a light one on a dark
+// band that shows either way, and a plain one.
 func visitedSite(t *testing.T) string {
 	t.Helper()
 	return serve(t, map[string]string{
@@ -249,50 +255,76 @@ a { color: #111 }
 a.fade:visited { color: #fff }
 a.show { color: var(--page) } a.show:visited { color: var(--ink) }
 :root { --page: #fff; --ink: #123 }
+a.lk:link { color: #111 } a.lk { color: #fff }
+a.nest { color: #111; &:visited { color: #fff } }
+.band { background: #111; padding: 4px } .band a { color: #eee } .band a:visited { color: #ccc }
 </style><h1>Visited</h1>
 <p><a class="fade" href="/b">Fade link</a></p>
 <p><a class="show" href="/c">Show link</a></p>
+<p><a class="lk" href="/e">Linkcolour link</a></p>
+<p><a class="nest" href="/f">Nested link</a></p>
+<div class="band"><a href="/g">Band link</a></div>
 <p><a href="/d">Plain link</a></p>`,
 		"/b": `<!doctype html><title>B</title><h1>Page B</h1>`,
 		"/c": `<!doctype html><title>C</title><h1>Page C</h1>`,
+		"/e": `<!doctype html><title>E</title><h1>Page E</h1>`,
+		"/f": `<!doctype html><title>F</title><h1>Page F</h1>`,
+		"/g": `<!doctype html><title>G</title><h1>Page G</h1>`,
 	}).URL + "/"
 }
 
 // TestVisitedLinksAreSeenAsPainted: the browser paints a visited link in
-// its :visited colour, which no computed style shows. Before any visit
-// the fading link prints and the showing one does not; after the agent
-// has followed both and come back, the other way round — through the
-// CLI's attached session and the MCP server.
+// the colours of the rules that match it once visited, which no computed
+// style shows. Before any visit the fading links print and the showing
+// one does not; after the agent has followed them all and come back, the
+// other way round, and the links that show either way print throughout —
+// through the CLI's attached session and the MCP server.
 func TestVisitedLinksAreSeenAsPainted(t *testing.T) {
 	url := visitedSite(t)
-	check := func(t *testing.T, when, out string, shown, hidden string) {
+	fading := []string{"Fade link", "Linkcolour link", "Nested link"}
+	steady := []string{"Band link", "Plain link"}
+	check := func(t *testing.T, when, out string, shown, hidden []string) {
 		t.Helper()
-		if !strings.Contains(out, shown) || strings.Contains(out, hidden) || !strings.Contains(out, "Plain link") {
-			t.Errorf("%s: want %q and the plain link printed, %q not:\n%s", when, shown, hidden, out)
+		for _, s := range append(slices.Clone(shown), steady...) {
+			if !strings.Contains(out, s) {
+				t.Errorf("%s: %q missing:\n%s", when, s, out)
+			}
+		}
+		for _, s := range hidden {
+			if strings.Contains(out, s) {
+				t.Errorf("%s: %q printed:\n%s", when, s, out)
+			}
 		}
 	}
 	t.Run("CLI", func(t *testing.T) {
 		endpoint, first := attachedURL(t, url, `heading "Visited"`)
-		check(t, "before the visits", first, "Fade link", "Show link")
+		check(t, "before the visits", first, fading, []string{"Show link"})
 		// (The attached browser keeps pages in its back/forward cache, where
 		// a restored page takes no input: the page is opened afresh.)
-		mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, first, `link "Fade link"`))
-		back := mustCLI(t, "open", "--cdp", endpoint, url)
+		// (A link is painted visited only when followed from its page.)
+		back := first
+		for _, name := range append(slices.Clone(fading), "Band link") {
+			mustCLI(t, "act", "--cdp", endpoint, "click", refOf(t, back, `link "`+name+`"`))
+			back = mustCLI(t, "open", "--cdp", endpoint, url)
+		}
 		mustCLI(t, "act", "--cdp", endpoint, "click", unnamedLinkTo(t, back, "/c"))
 		back = mustCLI(t, "open", "--cdp", endpoint, url)
-		check(t, "after the visits", back, "Show link", "Fade link")
-		check(t, "after the visits", mustCLI(t, "snapshot", "--cdp", endpoint), "Show link", "Fade link")
+		check(t, "after the visits", back, []string{"Show link"}, fading)
+		check(t, "after the visits", mustCLI(t, "snapshot", "--cdp", endpoint), []string{"Show link"}, fading)
 	})
 	t.Run("MCP", func(t *testing.T) {
 		cs := mcpSession(t)
 		first, _ := call(t, cs, "browser_navigate", map[string]any{"url": url}, false)
-		check(t, "before the visits", first, "Fade link", "Show link")
-		call(t, cs, "browser_click", map[string]any{"ref": refOf(t, first, `link "Fade link"`)}, false)
-		back, _ := call(t, cs, "browser_navigate_back", map[string]any{}, false)
+		check(t, "before the visits", first, fading, []string{"Show link"})
+		back := first
+		for _, name := range append(slices.Clone(fading), "Band link") {
+			call(t, cs, "browser_click", map[string]any{"ref": refOf(t, back, `link "`+name+`"`)}, false)
+			back, _ = call(t, cs, "browser_navigate_back", map[string]any{}, false)
+		}
 		call(t, cs, "browser_click", map[string]any{"ref": unnamedLinkTo(t, back, "/c")}, false)
 		call(t, cs, "browser_navigate_back", map[string]any{}, false)
 		after, _ := call(t, cs, "browser_snapshot", map[string]any{}, false)
-		check(t, "after the visits", after, "Show link", "Fade link")
+		check(t, "after the visits", after, []string{"Show link"}, fading)
 	})
 }
 
