@@ -221,20 +221,34 @@ function (maxFirst, maxLinks) {
     if (!rules || depth > 8) return;
     for (const r of rules) {
       if (unknown && first.size >= maxFirst) return;
-      const style = r.style, own = r.selectorText;
-      const sel = own ? nest(own, parent) : parent; // bare declarations nested in a rule are its own
-      if (style && sel && (FIRST.test(sel) || LINKY.test(sel)) && paints(style)) {
-        if (LINKY.test(sel) && !unknown) linkRule(sel, style);
-        if (FIRST.test(sel)) firstLineRule(sel);
-      }
-      // Layers and scopes rank rules otherwise than their order says.
-      if (/^CSS(Layer|Scope)/.test(r.constructor.name) || r.layerName != null) layered = true;
-      if (r.styleSheet) { // @import: its sheet's rules come first
-        try { visit(r.styleSheet.cssRules, depth + 1, ''); } catch (e) {}
+      const own = r.selectorText;
+      if (own === undefined) { // not a style rule: a group, an import, a layer…
+        if (r.styleSheet) { // @import: its sheet's rules come first
+          if (r.layerName != null) layered = true;
+          try { visit(r.styleSheet.cssRules, depth + 1, ''); } catch (e) {}
+          continue;
+        }
+        // Layers and scopes rank rules otherwise than their order says.
+        if (r.layerName != null || r.nameList || /^CSSScope/.test(r.constructor.name)) layered = true;
+        if (parent && r.style) ruleOf(parent, r.style); // bare declarations nested in a rule are its own
+        if (r.cssRules) visit(r.cssRules, depth + 1, parent);
         continue;
       }
-      if (r.cssRules && r.cssRules.length) visit(r.cssRules, depth + 1, own ? sel : parent);
+      const sel = parent ? nest(own, parent) : own;
+      if (sel.includes(':')) ruleOf(sel, null, r);
+      const kids = r.cssRules;
+      if (kids && kids.length) visit(kids, depth + 1, sel);
     }
+  };
+  // ruleOf reads a rule whose selector (sel) may name :visited, :link,
+  // ::first-line or ::first-letter; its style is read only then.
+  const ruleOf = (sel, style, r) => {
+    const firstLine = FIRST.test(sel), linky = LINKY.test(sel);
+    if (!firstLine && !linky) return;
+    style = style || r.style;
+    if (!style || !paints(style)) return;
+    if (linky && !unknown) linkRule(sel, style);
+    if (firstLine) firstLineRule(sel);
   };
   for (const sheet of [...doc.styleSheets, ...(doc.adoptedStyleSheets || [])]) {
     let rules;
