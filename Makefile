@@ -6,7 +6,7 @@ GO ?= go
 # loader and libc starts about 2 ms sooner (every snapshot is a process).
 export CGO_ENABLED ?= 0
 
-.PHONY: demo test chromium build bench record record-sessions
+.PHONY: demo test chromium build install bench record record-sessions
 
 demo: chromium
 	$(GO) run ./cmd/axfuse snapshot
@@ -18,8 +18,13 @@ test: chromium
 chromium:
 	@./scripts/ensure-chromium.sh
 
+# -buildvcs=auto: the binary records the commit it was built from (for
+# `axfuse --version`) even where GOFLAGS turns that off.
 build:
-	$(GO) build -o bin/axfuse ./cmd/axfuse
+	$(GO) build -buildvcs=auto -o bin/axfuse ./cmd/axfuse
+
+install:
+	$(GO) install -buildvcs=auto ./cmd/axfuse
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./fuse ./paintorder

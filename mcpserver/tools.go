@@ -277,7 +277,7 @@ func (s *Server) keepToPolicy(ts *tabState) error {
 // refRule is the pattern of a ref argument.
 var refRule = rule{pattern: `^(f[0-9]+)?e[0-9]+$`}
 
-// register registers every tool, in the order tools/list gives them.
+// register registers every tool (tools/list gives them sorted by name).
 func (s *Server) register(srv *mcp.Server) {
 	s.registerNavigation(srv)
 	s.registerReading(srv)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -268,35 +270,58 @@ func filter(names []string, set map[string]bool) []string {
 	return out
 }
 
-// version is the module version the binary was built from, with its VCS
-// revision when the build recorded one.
+// version names the build the binary came from, in one line.
 func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "axfuse (unknown version)"
+	info, _ := debug.ReadBuildInfo()
+	return formatVersion(info)
+}
+
+// pseudoVersion matches the version the go command makes up for a commit
+// (v0.0.0-20261206225152-5f6cc5a45176, possibly with +dirty), as opposed
+// to a tagged release.
+var pseudoVersion = regexp.MustCompile(`^v[0-9]+\.(0\.0-|[0-9]+\.[0-9]+-([^+]*\.)?0\.)[0-9]{14}-[A-Za-z0-9]+(\+.*)?$`)
+
+// formatVersion is `axfuse --version` for a build: the module version of a
+// tagged release (`go install ...@v1.2.3`), else the commit the binary was
+// built from (its first 12 hex digits, +dirty with uncommitted changes,
+// and the commit time), else (devel); then the Go version. A made-up
+// pseudo-version yields to the commit when the build recorded one.
+func formatVersion(info *debug.BuildInfo) string {
+	gover := runtime.Version()
+	if info == nil {
+		return "axfuse (devel) " + gover
 	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
+	if info.GoVersion != "" {
+		gover = info.GoVersion
 	}
-	var rev, dirty string
+	var rev, when, dirty string
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			when = s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
-				dirty = ", modified"
+				dirty = "+dirty"
 			}
 		}
+	}
+	v := info.Main.Version
+	if v != "" && v != "(devel)" && (rev == "" || !pseudoVersion.MatchString(v)) {
+		return "axfuse " + v + " " + gover
+	}
+	if rev == "" {
+		return "axfuse (devel) " + gover
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev != "" {
-		return fmt.Sprintf("axfuse %s (%s%s) %s", v, rev, dirty, info.GoVersion)
+	out := "axfuse " + rev + dirty
+	if when != "" {
+		out += " " + when
 	}
-	return fmt.Sprintf("axfuse %s %s", v, info.GoVersion)
+	return out + " " + gover
 }
 
 // writeOverview prints `axfuse --help`: every command in a line.

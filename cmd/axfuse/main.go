@@ -9,8 +9,8 @@
 //	axfuse mcp [--port N]            the browser_* tools over MCP
 //
 // The commands and their flags are two tables (cmds.go, cli.go); `axfuse
-// CMD --help` prints them, and the README's command reference is that
-// output.
+// CMD --help` prints them, and the command reference (docs/cli.md) is
+// that output.
 package main
 
 import (

@@ -13,17 +13,17 @@ func updating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// TestREADMECommandReference: the README's command reference is what
+// TestCLIReference: docs/cli.md, the command reference, is what
 // `axfuse CMD --help` prints, for every command.
-func TestREADMECommandReference(t *testing.T) {
-	const path = "../../README.md"
+func TestCLIReference(t *testing.T) {
+	const path = "../../docs/cli.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const begin, end = "<!-- commands:begin -->\n", "<!-- commands:end -->"
-	readme := string(b)
-	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	doc := string(b)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
 	if i < 0 || j < i {
 		t.Fatalf("%s has no %q … %q section", path, begin, end)
 	}
@@ -34,14 +34,14 @@ func TestREADMECommandReference(t *testing.T) {
 		sb.WriteString("```\n\n")
 	}
 	want := sb.String()
-	if got := readme[i+len(begin) : j]; got != want {
+	if got := doc[i+len(begin) : j]; got != want {
 		if updating() {
-			if err := os.WriteFile(path, []byte(readme[:i+len(begin)]+want+readme[j:]), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(doc[:i+len(begin)]+want+doc[j:]), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Errorf("the README's command reference differs from the commands' --help (run go test ./cmd/axfuse -run README -update)")
+		t.Errorf("%s differs from the commands' --help (run go test ./cmd/axfuse -run CLIReference -update)", path)
 	}
 }
 

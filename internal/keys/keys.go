@@ -79,7 +79,7 @@ func (c Chord) ModifierMask() int {
 }
 
 // hint ends every parse error: what a key may be, and where it is told.
-const hint = `use a key name (Enter, Tab, ArrowLeft, F1..F12, KeyA, Digit1, ...), a single character, or a chord such as Control+A (README, "Keys")`
+const hint = `use a key name (Enter, Tab, ArrowLeft, F1..F12, KeyA, Digit1, ...), a single character, or a chord such as Control+A (docs/guide.md, "Keys")`
 
 // Parse reads a key or chord as Playwright's keyboard.press takes it.
 //

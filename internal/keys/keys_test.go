@@ -104,7 +104,7 @@ func TestKeyParse(t *testing.T) {
 
 func TestKeyParseErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"NoSuchKey":         `unknown key "NoSuchKey": use a key name (Enter, Tab, ArrowLeft, F1..F12, KeyA, Digit1, ...), a single character, or a chord such as Control+A (README, "Keys")`,
+		"NoSuchKey":         `unknown key "NoSuchKey": use a key name (Enter, Tab, ArrowLeft, F1..F12, KeyA, Digit1, ...), a single character, or a chord such as Control+A (docs/guide.md, "Keys")`,
 		"Control+NoSuchKey": `unknown key "NoSuchKey": `,
 		"Ctrl+a":            `unknown key "Ctrl": `,
 		"enter":             `unknown key "enter": `, // names are case-sensitive
@@ -123,7 +123,7 @@ func TestKeyParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) succeeded, want an error", in)
 			continue
 		}
-		if msg := err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") || !strings.HasSuffix(msg, `(README, "Keys")`) {
+		if msg := err.Error(); !strings.HasPrefix(msg, want) || strings.Contains(msg, "\n") || !strings.HasSuffix(msg, `(docs/guide.md, "Keys")`) {
 			t.Errorf("Parse(%q) error %q, want one line beginning %q and ending with the README pointer", in, msg, want)
 		}
 	}
