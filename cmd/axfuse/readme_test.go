@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,33 @@ func TestREADMEDemoExcerpt(t *testing.T) {
 			return
 		}
 		k++
+	}
+}
+
+// TestDecisionIndex: docs/decisions/README.md links every record in
+// docs/decisions, and only records that exist.
+func TestDecisionIndex(t *testing.T) {
+	const dir = "../../docs/decisions/"
+	index, err := os.ReadFile(dir + "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := map[string]bool{}
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".md") && name != "README.md" {
+			records[name] = true
+			if !strings.Contains(string(index), "]("+name+")") {
+				t.Errorf("docs/decisions/README.md does not link %s", name)
+			}
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+\.md)\)`).FindAllStringSubmatch(string(index), -1) {
+		if !records[m[1]] {
+			t.Errorf("docs/decisions/README.md links %s, which is not a record", m[1])
+		}
 	}
 }
