@@ -333,25 +333,30 @@ func (s *Server) registerReading(srv *mcp.Server) {
 			"Acting on an off-screen match scrolls it into view."}, s.find)
 }
 
-// registerInput registers the tools that act on an element by ref.
+// registerInput registers the tools that act on an element by ref. Each
+// reads its arguments into an act.Input and runs the verb of act's verb
+// table that it is (act.Verb.Run), so what a verb does and checks is
+// defined there, once; the arguments stay typed here, since the tools'
+// schemas and words are the MCP's own (optional refs, values, paths).
 func (s *Server) registerInput(srv *mcp.Server) {
+	click, dblclick, upload, typ, fill := verb("click"), verb("dblclick"), verb("upload"), verb("type"), verb("fill")
 	tool(s, srv, toolSpec{name: "browser_click", title: "Click", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Click an element by ref. The browser's hit test must reach that element at the point clicked, or nothing is done and the answer says what is in the way. " +
 			"Returns what changed since your last snapshot."}, func(ts *tabState, in clickArgs) (*mcp.CallToolResult, error) {
-		count := 1
+		v := click
 		if in.DoubleClick {
-			count = 2
+			v = dblclick
 		}
-		return s.after(ts, ts.sess.Click(in.Ref, count))
+		return s.after(ts, v.Run(ts.sess, act.Input{Ref: in.Ref}))
 	})
 	tool(s, srv, toolSpec{name: "browser_file_upload", title: "Upload files", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Give files to a file input by ref, to the file chooser a ref's click opens, or (no ref) to the file chooser an earlier action opened. " +
 			"The files must lie in the server's upload folder."}, func(ts *tabState, in uploadArgs) (*mcp.CallToolResult, error) {
-		return s.after(ts, ts.sess.Upload(in.Ref, in.Paths))
+		return s.after(ts, upload.Run(ts.sess, act.Input{Ref: in.Ref, Files: in.Paths}))
 	})
 	tool(s, srv, toolSpec{name: "browser_type", title: "Type text", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Click an editable field by ref, check it has the focus, and type text at its end (clear replaces what it holds; submit presses Enter after). Returns what changed."}, func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
-		return s.after(ts, ts.sess.Type(in.Ref, in.Text, in.Clear, in.Submit))
+		return s.after(ts, typ.Run(ts.sess, act.Input{Ref: in.Ref, Text: in.Text, Clear: in.Clear, Submit: in.Submit}))
 	})
 	tool(s, srv, toolSpec{name: "browser_fill_form", title: "Fill a form", effect: changes,
 		desc: "Fill several fields by ref, in order, replacing their text. Stops at the first field that cannot be filled and says which."}, func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
@@ -362,36 +367,51 @@ func (s *Server) registerInput(srv *mcp.Server) {
 		for _, f := range in.Fields {
 			fields = append(fields, [2]string{f.Ref, f.Value})
 		}
-		return s.after(ts, ts.sess.Fill(fields))
+		return s.after(ts, fill.Run(ts.sess, act.Input{Fields: fields}))
 	})
+	s.registerPointer(srv)
+}
+
+// registerPointer registers the input tools that pick, point, press,
+// scroll and drag (see registerInput).
+func (s *Server) registerPointer(srv *mcp.Server) {
+	pick, hover, press, scroll, drag := verb("select"), verb("hover"), verb("press"), verb("scroll"), verb("drag")
 	tool(s, srv, toolSpec{name: "browser_select_option", title: "Select an option", effect: changes, rules: map[string]rule{"ref": refRule},
 		desc: "Pick an option of a <select>, listbox or combobox by ref, by its label or value."}, func(ts *tabState, in selectArgs) (*mcp.CallToolResult, error) {
 		if len(in.Values) != 1 {
 			return nil, fmt.Errorf("browser_select_option: values holds %d options; give exactly one", len(in.Values))
 		}
-		return s.after(ts, ts.sess.Select(in.Ref, in.Values[0]))
+		return s.after(ts, pick.Run(ts.sess, act.Input{Ref: in.Ref, Option: in.Values[0]}))
 	})
 	tool(s, srv, toolSpec{name: "browser_hover", title: "Hover", effect: acts, rules: map[string]rule{"ref": refRule},
 		desc: "Move the mouse over an element by ref (menus that open on hover). Returns what changed."}, func(ts *tabState, in refArgs) (*mcp.CallToolResult, error) {
-		return s.after(ts, ts.sess.Hover(in.Ref))
+		return s.after(ts, hover.Run(ts.sess, act.Input{Ref: in.Ref}))
 	})
 	tool(s, srv, toolSpec{name: "browser_press_key", title: "Press a key", effect: changes,
 		rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
 		desc:  "Press a key or chord (Playwright's key names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a character), on an element by ref (focused first) or on the focused one."}, func(ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
-		if in.Ref != "" {
-			return s.after(ts, ts.sess.Press(in.Ref, in.Key))
-		}
-		return s.after(ts, ts.sess.PressFocused(in.Key))
+		return s.after(ts, press.Run(ts.sess, act.Input{Ref: in.Ref, Key: in.Key}))
 	})
 	tool(s, srv, toolSpec{name: "browser_scroll", title: "Scroll", effect: acts,
 		rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}, "amount": {pattern: `^(|down|up|[-+]?[0-9]{1,7}(\.[0-9]+)?)$`}},
 		desc:  "Scroll the page, or a scroll container by ref, down (default) or up a screen, or by signed CSS pixels."}, func(ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
-		return s.after(ts, ts.sess.Scroll(in.Ref, in.Amount))
+		return s.after(ts, scroll.Run(ts.sess, act.Input{Ref: in.Ref, Amount: in.Amount}))
 	})
 	tool(s, srv, toolSpec{name: "browser_drag", title: "Drag and drop", effect: changes, rules: map[string]rule{"startRef": refRule, "endRef": refRule},
 		desc: "Drag one element onto another by refs: HTML5 drag and drop for draggable elements, else a mouse drag; says what moved."}, func(ts *tabState, in dragArgs) (*mcp.CallToolResult, error) {
-		return s.after(ts, ts.sess.Drag(in.StartRef, in.EndRef))
+		return s.after(ts, drag.Run(ts.sess, act.Input{Ref: in.StartRef, To: in.EndRef}))
 	})
+}
+
+// verb is the verb of act's table so named, looked up as the tools are
+// registered: a name the table lacks is a programming error, which every
+// test that lists the tools meets.
+func verb(name string) act.Verb {
+	v, ok := act.Lookup(name)
+	if !ok {
+		panic("mcpserver: act has no verb " + name)
+	}
+	return v
 }
 
 // registerPage registers the tools around the page: what it shows, logged and asked.

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/act"
@@ -15,15 +13,9 @@ import (
 	"github.com/axfuse/axfuse/fuse"
 )
 
-// actVerbs are the `act` verbs and how many arguments each takes after it
-// (-1: one or more).
-var actVerbs = map[string][2]int{
-	"click": {1, 1}, "dblclick": {1, 1}, "hover": {1, 1}, "type": {2, 2}, "press": {2, 2},
-	"select": {2, 2}, "check": {1, 1}, "uncheck": {1, 1}, "scrollto": {1, 1},
-	"scroll": {0, 2}, "drag": {2, 2}, "fill": {1, -1}, "upload": {2, -1},
-}
-
-// actArgs reads `act VERB ARGS...`.
+// actArgs reads `act VERB ARGS...`: a verb of act's verb table and its
+// arguments, checked as the table says (how many, a scroll amount, fill's
+// REF=TEXT pairs).
 func (cfg *config) actArgs(pos []string) error {
 	if cfg.cdp == "" {
 		return errors.New("needs --cdp ENDPOINT: the browser whose tab you snapshot")
@@ -31,31 +23,19 @@ func (cfg *config) actArgs(pos []string) error {
 	if len(pos) == 0 {
 		return errors.New("needs a verb: " + verbList())
 	}
-	n, ok := actVerbs[pos[0]]
+	v, ok := act.Lookup(pos[0])
 	if !ok {
 		return fmt.Errorf("%q is not a verb: verbs are %s", pos[0], verbList())
 	}
-	args := pos[1:]
-	if len(args) < n[0] || n[1] >= 0 && len(args) > n[1] {
-		return fmt.Errorf("%s: wrong number of arguments", pos[0])
+	if _, err := v.Parse(pos[1:]); err != nil {
+		return err
 	}
-	if pos[0] == "scroll" {
-		for _, a := range args {
-			if refPattern.MatchString(a) || a == "down" || a == "up" {
-				continue
-			}
-			if v, err := strconv.ParseFloat(a, 64); err != nil || !finite(v) || math.Abs(v) > 1e6 {
-				return fmt.Errorf("scroll %q: want a ref, down, up or a number of px from -1000000 to 1000000", a)
-			}
-		}
-	}
-	cfg.verb, cfg.actArgv = pos[0], args
+	cfg.verb, cfg.actArgv = pos[0], pos[1:]
 	return nil
 }
 
-func verbList() string {
-	return "click, dblclick, hover, type, press, select, check, uncheck, scroll, scrollto, drag, fill, upload"
-}
+// verbList names the verbs, in the table's order.
+func verbList() string { return strings.Join(act.Names(), ", ") }
 
 // runAct acts on the attached browser's current tab, then prints the new
 // snapshot. It never acts on another element than the one the agent saw.
@@ -117,51 +97,21 @@ func doneNotes(d act.Done) []string {
 	return notes
 }
 
+// perform does the verb on the session: its arguments read into act's
+// Input again (actArgs checked them), --clear and --submit for a verb that
+// takes them (type).
 func perform(s *act.Session, cfg *config) error {
-	a := cfg.actArgv
-	switch cfg.verb {
-	case "click":
-		return s.Click(a[0], 1)
-	case "dblclick":
-		return s.Click(a[0], 2)
-	case "hover":
-		return s.Hover(a[0])
-	case "type":
-		return s.Type(a[0], a[1], cfg.clear, cfg.submit)
-	case "press":
-		return s.Press(a[0], a[1])
-	case "select":
-		return s.Select(a[0], a[1])
-	case "check", "uncheck":
-		return s.SetChecked(a[0], cfg.verb == "check")
-	case "scrollto":
-		return s.ScrollTo(a[0])
-	case "scroll":
-		ref, amount := "", "down"
-		for _, x := range a {
-			if refPattern.MatchString(x) {
-				ref = x
-			} else {
-				amount = x
-			}
-		}
-		return s.Scroll(ref, amount)
-	case "drag":
-		return s.Drag(a[0], a[1])
-	case "upload":
-		return s.Upload(a[0], a[1:])
-	case "fill":
-		var fields [][2]string
-		for _, f := range a {
-			ref, text, ok := strings.Cut(f, "=")
-			if !ok || !refPattern.MatchString(ref) {
-				return fmt.Errorf("fill takes REF=TEXT pairs, not %q", f)
-			}
-			fields = append(fields, [2]string{ref, text})
-		}
-		return s.Fill(fields)
+	v, ok := act.Lookup(cfg.verb)
+	if !ok {
+		return errors.New("unknown action " + cfg.verb)
 	}
-	return errors.New("unknown action " + cfg.verb)
+	in, err := v.Parse(cfg.actArgv)
+	if err != nil {
+		return err
+	}
+	in.Clear = cfg.clear && v.TakesFlag("clear")
+	in.Submit = cfg.submit && v.TakesFlag("submit")
+	return v.Run(s, in)
 }
 
 func writeObservation(w io.Writer, cfg *config, obs *fuse.Observation) error {

@@ -22,7 +22,6 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -332,8 +331,6 @@ func oneLine(s string) string {
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-var refPattern = regexp.MustCompile(`^e[0-9]+$`)
 
 // parseActFlags reads act's command line: flags as usual up to the verb;
 // after it an argument is a flag only when it is one's exact name

@@ -48,9 +48,9 @@ type Session struct {
 
 // Step is one thing a scenario does.
 type Step struct {
-	// Do is the step: for act sessions snapshot, click, dblclick, hover,
-	// type, press, select, check, uncheck, scrollto, drag, upload, accept,
-	// dismiss; for both, page (run JS in the live page while recording:
+	// Do is the step: for act sessions snapshot, accept, dismiss or any
+	// verb of act's table (act.Names: click, type, drag, upload, ...); for
+	// both, page (run JS in the live page while recording:
 	// the page changes as a person or a timer would change it); for MCP
 	// sessions, tool.
 	Do string `json:"do"`

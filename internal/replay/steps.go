@@ -65,33 +65,47 @@ func actStep(s *act.Session, st Step, sc Script, elems *[]fuse.Element) (string,
 		return obs.Snapshot, nil
 	case "accept", "dismiss":
 		return s.AnswerOpenDialog(st.Do == "accept", st.Text)
-	case "drag":
-		to, err := refOf(st.To, *elems)
-		if err != nil {
-			return "", err
-		}
-		return done(s, s.Drag(ref, to))
-	case "upload":
-		return done(s, s.Upload(ref, strings.Split(st.Text, "\n")))
 	}
-	verb, ok := actVerbs[st.Do]
+	verb, ok := act.Lookup(st.Do)
 	if !ok {
 		return "", fmt.Errorf("replay: step %q is not a step", st.Do)
 	}
-	return done(s, verb(s, ref, st.Text))
+	in, err := inputOf(verb, st, ref, *elems)
+	if err != nil {
+		return "", err
+	}
+	return done(s, verb.Run(s, in))
 }
 
-// actVerbs are the act steps that take a ref (and a text).
-var actVerbs = map[string]func(s *act.Session, ref, text string) error{
-	"click":    func(s *act.Session, ref, _ string) error { return s.Click(ref, 1) },
-	"dblclick": func(s *act.Session, ref, _ string) error { return s.Click(ref, 2) },
-	"hover":    func(s *act.Session, ref, _ string) error { return s.Hover(ref) },
-	"type":     func(s *act.Session, ref, text string) error { return s.Type(ref, text, false, false) },
-	"press":    func(s *act.Session, ref, text string) error { return s.Press(ref, text) },
-	"select":   func(s *act.Session, ref, text string) error { return s.Select(ref, text) },
-	"check":    func(s *act.Session, ref, _ string) error { return s.SetChecked(ref, true) },
-	"uncheck":  func(s *act.Session, ref, _ string) error { return s.SetChecked(ref, false) },
-	"scrollto": func(s *act.Session, ref, _ string) error { return s.ScrollTo(ref) },
+// inputOf reads a step that is one of act's verbs into the verb's Input:
+// Ref (resolved by the caller) and a drag's To as refs or @NAME, Text as
+// its other argument, one a line where it takes several (upload's files,
+// fill's REF=TEXT fields); an optional one left empty is left out.
+func inputOf(v act.Verb, st Step, ref string, elems []fuse.Element) (act.Input, error) {
+	in := act.Input{Ref: ref}
+	for _, a := range v.Args {
+		switch {
+		case a.Kind == act.RefArg:
+		case a.Kind == act.ToArg:
+			to, err := refOf(st.To, elems)
+			if err != nil {
+				return in, err
+			}
+			in.To = to
+		case a.Optional && st.Text == "":
+		default:
+			words := []string{st.Text}
+			if a.Variadic {
+				words = strings.Split(st.Text, "\n")
+			}
+			for _, w := range words {
+				if err := v.Set(&in, a, w); err != nil {
+					return in, err
+				}
+			}
+		}
+	}
+	return in, nil
 }
 
 // done is an action's answer: what it did beside its input, one note a
