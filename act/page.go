@@ -10,7 +10,7 @@ import (
 
 // Page is the tab a Session acts on: what act needs of a browser, and no
 // more. The Chrome driver's *browser.Tab is one; the tests' recorded
-// sessions (internal/replay) are another. Points are CSS px in the
+// sessions (internal/testkit/replay) are another. Points are CSS px in the
 // top-level viewport; nodes are named by their domsnap.Key.
 type Page interface {
 	// TargetID is the browser's id of the tab, stable while it lives.

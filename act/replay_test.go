@@ -10,7 +10,7 @@ import (
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/internal/replay"
+	"github.com/axfuse/axfuse/internal/testkit/replay"
 )
 
 // These tests replay sessions recorded from real Chromium by

@@ -41,3 +41,38 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalFloors: internal/ holds two floors. The leaf helpers
+// (internal/keys, roles, enum, o200k) import no other package of the
+// module but leaf helpers; the test kit (internal/testkit/...: recorded
+// sessions, goldens, CI) is imported by tests alone, never by a package
+// that ships.
+func TestInternalFloors(t *testing.T) {
+	const mod = "github.com/axfuse/axfuse/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	leaves := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		path, imports := strings.TrimPrefix(fields[0], mod), fields[1:]
+		leaf := strings.HasPrefix(path, "internal/") && !strings.HasPrefix(path, "internal/testkit/")
+		if leaf {
+			leaves++
+		}
+		for _, imp := range imports {
+			dep, ours := strings.CutPrefix(imp, mod)
+			switch {
+			case !ours:
+			case leaf && (!strings.HasPrefix(dep, "internal/") || strings.HasPrefix(dep, "internal/testkit/")):
+				t.Errorf("leaf helper %s imports %s", path, dep)
+			case strings.HasPrefix(dep, "internal/testkit/") && !strings.HasPrefix(path, "internal/testkit/"):
+				t.Errorf("%s, which ships, imports the test kit's %s", path, dep)
+			}
+		}
+	}
+	if leaves < 4 {
+		t.Errorf("only %d leaf helpers found under internal/", leaves)
+	}
+}

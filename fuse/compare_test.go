@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/index"
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 )
 
 // TestCompare sets the AX-only view beside the fused one on recorded

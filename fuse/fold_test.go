@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 	"github.com/axfuse/axfuse/layout"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 )
 
 // textLines lists the text lines of a view, in order, at any depth.

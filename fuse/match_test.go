@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 	"go.yaml.in/yaml/v3"
 )
 

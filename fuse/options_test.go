@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 )
 
 // optionCase is one view option on one recorded capture, with the golden

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 )
 
 // TestGoldenBoxes lists, for every element with an id in each recorded

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/internal/golden"
-	"github.com/axfuse/axfuse/internal/replay"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
+	"github.com/axfuse/axfuse/internal/testkit/replay"
 	"github.com/axfuse/axfuse/mcpserver"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/replay"
+	"github.com/axfuse/axfuse/internal/testkit/replay"
 	"github.com/axfuse/axfuse/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/truth"
 )

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/ci"
+	"github.com/axfuse/axfuse/internal/testkit/ci"
 )
 
 // TestMissingChromiumFailsUnderCI runs every test of this package in a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/domsnap"
-	"github.com/axfuse/axfuse/internal/ci"
+	"github.com/axfuse/axfuse/internal/testkit/ci"
 	"github.com/axfuse/axfuse/layout"
 )
 

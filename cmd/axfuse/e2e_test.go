@@ -24,7 +24,7 @@ import (
 
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/internal/ci"
+	"github.com/axfuse/axfuse/internal/testkit/ci"
 	"github.com/axfuse/axfuse/screenshot"
 	"go.yaml.in/yaml/v3"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/browser/chrome"
-	"github.com/axfuse/axfuse/internal/ci"
+	"github.com/axfuse/axfuse/internal/testkit/ci"
 )
 
 // TestMain lets a test run the real command as a separate process: the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/browser/chrome"
-	"github.com/axfuse/axfuse/internal/ci"
+	"github.com/axfuse/axfuse/internal/testkit/ci"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/paintorder"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// updating: the test binary runs with -update (internal/golden's flag).
+// updating: the test binary runs with -update (internal/testkit/golden's flag).
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"

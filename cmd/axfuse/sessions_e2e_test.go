@@ -13,7 +13,7 @@ import (
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
-	"github.com/axfuse/axfuse/internal/replay"
+	"github.com/axfuse/axfuse/internal/testkit/replay"
 	"github.com/axfuse/axfuse/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axfuse/axfuse/internal/golden"
+	"github.com/axfuse/axfuse/internal/testkit/golden"
 )
 
 // The vocabulary cases (testdata/vocabulary/NAME.html) each hold one kind
