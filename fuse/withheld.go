@@ -217,51 +217,85 @@ func (b *builder) seenName(fd *frameData, dom int, name string) string {
 	}
 	cut := false
 	for k := dom + 1; k <= end && k < len(doc.Nodes); k++ {
-		n := &doc.Nodes[k]
-		var hidden, kind, reason string
-		switch {
-		case n.Type == domsnap.TextNode && n.Layout != nil:
-			if why := b.sightOf(fd.doc, k, false); why != "" {
-				hidden, kind, reason = n.Value, "text", why
-			} else if shown, ok := b.cutOf(fd.doc, k); ok {
-				// The tail a box cuts off goes; an ellipsis marks it.
-				if _, tail := cutText(n.Value, shown); tail != "" {
-					if j := strings.Index(name, tail); j >= 0 {
-						name, cut = strings.TrimRight(name[:j], " ")+"… "+name[j+len(tail):], true
-						b.withhold("text", reasonCutOff, tail, fd.doc, k)
-					}
-				}
-			}
-		case n.PseudoType != "" && n.Backend != 0:
-			// Generated content: what Chrome names it by (its text, or
-			// CSS content's alt text) is cut when no one sees it.
-			if _, text, ok := b.axOf(fd.doc, n.Backend); ok && text != "" {
-				if why := b.sightOf(fd.doc, k, false); why != "" {
-					hidden, kind, reason = text, "generated", why
-				}
-			}
-		case n.PseudoType != "" && n.AltText != "" && n.Layout != nil && strings.TrimSpace(n.Layout.Text) == "":
-			// A viewport capture's generated content that paints
-			// nothing: its alt text names nothing anyone sees.
-			hidden, kind, reason = n.AltText, "generated", paintorder.SeenNoArea
-		case n.Name == "IMG":
-			if alt, ok := n.Attr("alt"); ok && alt != "" {
-				if why := b.sightOf(fd.doc, k, true); why != "" {
-					hidden, kind, reason = alt, "image", why
-				}
-			}
-		}
-		if h := clean(hidden); h != "" {
-			if j := strings.Index(name, h); j >= 0 {
-				name, cut = name[:j]+" "+name[j+len(h):], true
-				b.withhold(kind, reason, h, fd.doc, k)
-			}
-		}
+		var dropped bool
+		name, dropped = b.dropUnseen(fd.doc, k, name)
+		cut = cut || dropped
 	}
 	if cut {
 		name = clean(name)
 	}
 	return name
+}
+
+// dropUnseen drops from name what DOM node k gives it that no one sees:
+// its text or alt when unseen, else the tail of its text a box cuts off.
+// dropped: name lost something (withheld, counted and listed).
+func (b *builder) dropUnseen(doc, k int, name string) (_ string, dropped bool) {
+	hidden, kind, reason := b.unseenPart(doc, k)
+	if n := &b.c.Documents[doc].Nodes[k]; reason == "" && n.Type == domsnap.TextNode && n.Layout != nil {
+		return b.dropCutTail(doc, k, name)
+	}
+	h := clean(hidden)
+	if h == "" {
+		return name, false
+	}
+	j := strings.Index(name, h)
+	if j < 0 {
+		return name, false
+	}
+	b.withhold(kind, reason, h, doc, k)
+	return name[:j] + " " + name[j+len(h):], true
+}
+
+// unseenPart is what DOM node k gives a name from contents that no one
+// sees: the text, its kind for the withheld list, and why ("" when it
+// gives nothing unseen).
+func (b *builder) unseenPart(doc, k int) (hidden, kind, reason string) {
+	n := &b.c.Documents[doc].Nodes[k]
+	switch {
+	case n.Type == domsnap.TextNode && n.Layout != nil:
+		if why := b.sightOf(doc, k, false); why != "" {
+			return n.Value, "text", why
+		}
+	case n.PseudoType != "" && n.Backend != 0:
+		// Generated content: what Chrome names it by (its text, or
+		// CSS content's alt text) is cut when no one sees it.
+		if _, text, ok := b.axOf(doc, n.Backend); ok && text != "" {
+			if why := b.sightOf(doc, k, false); why != "" {
+				return text, "generated", why
+			}
+		}
+	case n.PseudoType != "" && n.AltText != "" && n.Layout != nil && strings.TrimSpace(n.Layout.Text) == "":
+		// A viewport capture's generated content that paints
+		// nothing: its alt text names nothing anyone sees.
+		return n.AltText, "generated", paintorder.SeenNoArea
+	case n.Name == "IMG":
+		if alt, ok := n.Attr("alt"); ok && alt != "" {
+			if why := b.sightOf(doc, k, true); why != "" {
+				return alt, "image", why
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// dropCutTail drops from name the tail of text node k that a box cuts
+// off; an ellipsis marks it.
+func (b *builder) dropCutTail(doc, k int, name string) (_ string, dropped bool) {
+	shown, ok := b.cutOf(doc, k)
+	if !ok {
+		return name, false
+	}
+	_, tail := cutText(b.c.Documents[doc].Nodes[k].Value, shown)
+	if tail == "" {
+		return name, false
+	}
+	j := strings.Index(name, tail)
+	if j < 0 {
+		return name, false
+	}
+	b.withhold("text", reasonCutOff, tail, doc, k)
+	return strings.TrimRight(name[:j], " ") + "… " + name[j+len(tail):], true
 }
 
 // withheldNote says, once, how much text was withheld.
@@ -350,13 +384,7 @@ func (b *builder) unseenElement(fd *frameData, ax *domsnap.AXNode, dom int) bool
 // link over content is how clickjacking looks, and stays out.
 func (b *builder) drawnControl(fd *frameData, ax *domsnap.AXNode, dom int) bool {
 	nodes := b.c.Documents[fd.doc].Nodes
-	if dom < 0 || dom >= len(nodes) {
-		return false
-	}
-	switch {
-	case (ax.Role == "checkbox" || ax.Role == "radio" || ax.Role == "switch") && nodes[dom].Name == "INPUT":
-	case (ax.Role == "textbox" || ax.Role == "searchbox") && (nodes[dom].Name == "INPUT" || nodes[dom].Name == "TEXTAREA"):
-	default:
+	if dom < 0 || dom >= len(nodes) || !drawableControl(ax.Role, nodes[dom].Name) {
 		return false
 	}
 	box, ok := b.g.Box(fd.doc, dom)
@@ -364,15 +392,34 @@ func (b *builder) drawnControl(fd *frameData, ax *domsnap.AXNode, dom int) bool 
 	if !ok || box.W <= 0 || box.H <= 0 || p < 0 {
 		return false
 	}
-	x, y := box.X+box.W/2, box.Y+box.H/2
-	// Siblings follow their parent in tree order; the drawing is near
-	// its control, so the search is bounded (a page of many clear
-	// controls costs no more than this each).
+	return b.siblingDrawsAt(fd.doc, p, dom, box.X+box.W/2, box.Y+box.H/2)
+}
+
+// drawableControl: a native control of AX role role and element name
+// name that pages draw over with their own look: a checkbox, radio or
+// switch input, or a text field. Buttons and links are not (see
+// drawnControl).
+func drawableControl(role, name string) bool {
+	switch {
+	case (role == "checkbox" || role == "radio" || role == "switch") && name == "INPUT":
+		return true
+	case (role == "textbox" || role == "searchbox") && (name == "INPUT" || name == "TEXTAREA"):
+		return true
+	}
+	return false
+}
+
+// siblingDrawsAt: a visible element child of p, other than control dom,
+// has (x, y) in its box. Siblings follow their parent in tree order; the
+// drawing is near its control, so the search is bounded (a page of many
+// clear controls costs no more than this each).
+func (b *builder) siblingDrawsAt(doc, p, dom int, x, y float64) bool {
+	nodes := b.c.Documents[doc].Nodes
 	for i := p + 1; i < len(nodes) && i <= p+drawnControlReach; i++ {
-		if i == dom || int(nodes[i].Parent) != p || nodes[i].Type != domsnap.ElementNode || !b.g.IsVisible(fd.doc, i) {
+		if i == dom || int(nodes[i].Parent) != p || nodes[i].Type != domsnap.ElementNode || !b.g.IsVisible(doc, i) {
 			continue
 		}
-		if s, ok := b.g.Box(fd.doc, i); ok && x >= s.X && x <= s.X+s.W && y >= s.Y && y <= s.Y+s.H {
+		if s, ok := b.g.Box(doc, i); ok && x >= s.X && x <= s.X+s.W && y >= s.Y && y <= s.Y+s.H {
 			return true
 		}
 	}

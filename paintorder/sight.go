@@ -217,12 +217,13 @@ func (ix *Index) paintDoc(d int) *paintDoc {
 
 var pictures = map[string]bool{"IMG": true, "VIDEO": true, "EMBED": true, "OBJECT": true}
 
+// buildPaint gathers document d's painting boxes and its canvas.
 func (ix *Index) buildPaint(d int, p *paintDoc) {
 	doc := &ix.c.Documents[d]
 	if d == 0 {
 		p.canvas, p.hasCanvas = White, true
 	}
-	htmlPaints := false
+	htmlPaints := false // the root sets a background, so the body's paints its own box
 	for i := range doc.Nodes {
 		n := &doc.Nodes[i]
 		if n.Type != domsnap.ElementNode || n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) {
@@ -233,61 +234,87 @@ func (ix *Index) buildPaint(d int, p *paintDoc) {
 			continue
 		}
 		if !ix.g.IsTangible(d, i) {
-			// A box of no area still paints its border, shadow and outline.
-			if st := &doc.Styles[n.Layout.Style]; st.Visibility != "hidden" && st.Visibility != "collapse" {
-				ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: 2, order: n.Layout.PaintOrder, c: RGBA{A: a}})
-			}
+			ix.paintEdges(d, i, p, a)
 			continue
 		}
 		sc, _ := ix.colours(d, i)
-		bg, hasBg := sc.bg, sc.bgOK
 		if n.Name == "HTML" || n.Name == "BODY" && !htmlPaints {
-			// The root's background (or the body's, when the root sets
-			// none) paints the whole canvas.
 			if n.Name == "HTML" {
-				htmlPaints = hasBg || sc.bgUnknown
+				htmlPaints = sc.bgOK || sc.bgUnknown
 			}
-			if sc.bgUnknown || n.Name == "HTML" && !hasBg && darkScheme(doc.Styles[n.Layout.Style].ColorScheme) {
-				// An unreadable colour, or a dark color-scheme and no
-				// background: Chrome paints the canvas a dark colour of
-				// its own.
-				p.canvasUnknown = true
-			}
-			if hasBg {
-				if bg.A >= 0.999 {
-					p.canvasUnknown = false // the body's background paints it
-				}
-				p.canvas, p.hasCanvas = over(bg, bg.A*a, p.canvas), true
-				if d > 0 && bg.A < 1 {
-					p.hasCanvas = false // blended with the page behind: leave it
-				}
-			}
+			ix.paintCanvas(d, i, p, sc, a)
 			continue
 		}
-		rank := int8(2)
-		if ix.g.IsSunk(d, i) {
-			rank = 1
+		ix.paintBox(d, i, p, sc, a)
+	}
+}
+
+// paintEdges adds the decorations of element (d, i), a box of no area at
+// alpha a: it still paints its border, shadow and outline, unless hidden.
+func (ix *Index) paintEdges(d, i int, p *paintDoc, a float64) {
+	doc := &ix.c.Documents[d]
+	n := &doc.Nodes[i]
+	if st := &doc.Styles[n.Layout.Style]; st.Visibility != "hidden" && st.Visibility != "collapse" {
+		ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: 2, order: n.Layout.PaintOrder, c: RGBA{A: a}})
+	}
+}
+
+// paintCanvas paints the background of root or body element (d, i), at
+// alpha a, over the whole canvas, as the root's does (or the body's, when
+// the root sets none).
+func (ix *Index) paintCanvas(d, i int, p *paintDoc, sc *styleColours, a float64) {
+	n := &ix.c.Documents[d].Nodes[i]
+	bg, hasBg := sc.bg, sc.bgOK
+	if sc.bgUnknown || n.Name == "HTML" && !hasBg && darkScheme(ix.c.Documents[d].Styles[n.Layout.Style].ColorScheme) {
+		// An unreadable colour, or a dark color-scheme and no
+		// background: Chrome paints the canvas a dark colour of
+		// its own.
+		p.canvasUnknown = true
+	}
+	if hasBg {
+		if bg.A >= 0.999 {
+			p.canvasUnknown = false // the body's background paints it
 		}
-		e := paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder}
-		ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder, c: RGBA{A: a}})
-		shown := ix.g.ShownBox(d, i)
-		if shown.W <= 0 || shown.H <= 0 || !ix.nearSight(shown) {
-			continue
+		p.canvas, p.hasCanvas = over(bg, bg.A*a, p.canvas), true
+		if d > 0 && bg.A < 1 {
+			p.hasCanvas = false // blended with the page behind: leave it
 		}
-		switch {
-		case pictures[n.Name]:
-			e.kind, e.c = paintPicture, RGBA{A: a}
-		case n.Name == "CANVAS" || n.Name == "svg" || sc.pattern:
-			e.kind, e.c = paintPattern, RGBA{A: a}
-		case hasBg:
-			e.kind, e.c = paintColour, RGBA{bg.R, bg.G, bg.B, bg.A * a}
-		case sc.bgUnknown:
-			e.kind, e.c = paintUnknown, RGBA{A: a}
-		default:
-			continue
-		}
+	}
+}
+
+// paintBox adds tangible element (d, i)'s decorations and, when its box
+// lies within sight, what that box paints.
+func (ix *Index) paintBox(d, i int, p *paintDoc, sc *styleColours, a float64) {
+	n := &ix.c.Documents[d].Nodes[i]
+	rank := int8(2)
+	if ix.g.IsSunk(d, i) {
+		rank = 1
+	}
+	ix.insertDecor(d, i, p, paintEntry{node: int32(i), rank: rank, order: n.Layout.PaintOrder, c: RGBA{A: a}})
+	shown := ix.g.ShownBox(d, i)
+	if shown.W <= 0 || shown.H <= 0 || !ix.nearSight(shown) {
+		return
+	}
+	if kind, c, ok := boxPaint(n.Name, sc, a); ok {
+		e := paintEntry{node: int32(i), kind: kind, rank: rank, order: n.Layout.PaintOrder, c: c}
 		p.tree.Insert([2]float64{shown.X, shown.Y}, [2]float64{shown.X + shown.W, shown.Y + shown.H}, e)
 	}
+}
+
+// boxPaint is what the box of an element named name, of colours sc at
+// alpha a, paints (ok false: nothing but its decorations).
+func boxPaint(name string, sc *styleColours, a float64) (kind uint8, c RGBA, ok bool) {
+	switch {
+	case pictures[name]:
+		return paintPicture, RGBA{A: a}, true
+	case name == "CANVAS" || name == "svg" || sc.pattern:
+		return paintPattern, RGBA{A: a}, true
+	case sc.bgOK:
+		return paintColour, RGBA{sc.bg.R, sc.bg.G, sc.bg.B, sc.bg.A * a}, true
+	case sc.bgUnknown:
+		return paintUnknown, RGBA{A: a}, true
+	}
+	return 0, RGBA{}, false
 }
 
 // layer is a paint entry of some document.
@@ -432,22 +459,16 @@ func (ix *Index) pixelVerdict(doc, i int) (seen, ok bool) {
 
 // modelSight is TextSight by the model alone.
 func (ix *Index) modelSight(doc, i int) Sight {
-	if doc < 0 || doc >= len(ix.c.Documents) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
+	if !ix.hasNode(doc, i) {
 		return Sight{Seen: true}
 	}
-	el := i
-	if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode {
-		el = int(n.Parent)
-	}
+	el := ix.textElement(doc, i)
 	sc, ok := ix.colours(doc, el)
 	if !ok {
 		return Sight{Seen: true}
 	}
-	fill, fillOK, stroked := sc.fill, sc.fillOK, false
 	svg := ix.svgText(doc, el)
-	if svg {
-		fill, fillOK, stroked = sc.svgFill, sc.svgFillOK, sc.svgStroke
-	}
+	fill, fillOK, stroked := sc.textPaint(svg)
 	if !svg && sc.fillUnknown {
 		return Sight{Reason: SeenUnsure}
 	}
@@ -457,16 +478,9 @@ func (ix *Index) modelSight(doc, i int) Sight {
 	var buf [4]layout.Box
 	frags := ix.g.FragmentsInto(buf[:0], doc, i, len(buf))
 	if len(frags) == 0 {
-		if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode && n.Layout != nil && noArea(n.Layout.Fragments) {
-			return Sight{Reason: SeenNoArea} // glyphs of no size (font-size-adjust: 0)
-		}
-		return Sight{Seen: true} // clipped or without lines: others decide
+		return ix.linelessSight(doc, i)
 	}
-	tall := false
-	for _, f := range frags {
-		tall = tall || f.H >= minGlyph
-	}
-	if !tall {
+	if !glyphHigh(frags) {
 		return Sight{Reason: SeenTooSmall}
 	}
 	alpha := ix.g.Alpha(doc, el)
@@ -475,20 +489,68 @@ func (ix *Index) modelSight(doc, i int) Sight {
 	}
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
 	if drawn && !svg && fill.A < MinAlpha && alpha >= MinAlpha {
-		// Drawn only by a shadow, a stroke or a clipped background, whose
-		// colour and place sight does not follow (far off, clear, the
-		// page's own colour): the pixels say, in view. Far from it, a
-		// background clipped to the text is judged by its colours.
-		if !ix.meets(frags[0], ix.g.Viewport.Height) && !sc.shadow && !sc.stroke {
-			return ix.clipTextSight(doc, el, alpha)
-		}
-		return Sight{Reason: SeenUnsure}
+		return ix.drawnOnlySight(doc, el, frags[0], sc, alpha)
 	}
 	s := ix.fillSight(doc, i, el, frags, fill, alpha, drawn)
 	if svg || drawn {
 		return s
 	}
 	return ix.visitedSight(doc, i, el, frags, alpha, s)
+}
+
+// hasNode: (doc, i) is a node of the capture.
+func (ix *Index) hasNode(doc, i int) bool {
+	return doc >= 0 && doc < len(ix.c.Documents) && i >= 0 && i < len(ix.c.Documents[doc].Nodes)
+}
+
+// textElement is the element whose style paints node i's text: a text
+// node's parent, or a pseudo element itself (its generated content).
+func (ix *Index) textElement(doc, i int) int {
+	if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode {
+		return int(n.Parent)
+	}
+	return i
+}
+
+// textPaint is how text of this style paints its glyphs: SVG text with
+// its fill (and a stroke, which draws it too), other text with its
+// colour.
+func (sc *styleColours) textPaint(svg bool) (fill RGBA, ok, stroked bool) {
+	if svg {
+		return sc.svgFill, sc.svgFillOK, sc.svgStroke
+	}
+	return sc.fill, sc.fillOK, false
+}
+
+// linelessSight judges text node i when it has no line box in view.
+func (ix *Index) linelessSight(doc, i int) Sight {
+	if n := &ix.c.Documents[doc].Nodes[i]; n.Type == domsnap.TextNode && n.Layout != nil && noArea(n.Layout.Fragments) {
+		return Sight{Reason: SeenNoArea} // glyphs of no size (font-size-adjust: 0)
+	}
+	return Sight{Seen: true} // clipped or without lines: others decide
+}
+
+// glyphHigh: some line box is high enough to hold glyphs rather than
+// specks (minGlyph).
+func glyphHigh(frags []layout.Box) bool {
+	for _, f := range frags {
+		if f.H >= minGlyph {
+			return true
+		}
+	}
+	return false
+}
+
+// drawnOnlySight judges text drawn only by a shadow, a stroke or a
+// clipped background, whose colour and place sight does not follow (far
+// off, clear, the page's own colour): the pixels say, in view. Far from
+// it, a background clipped to the text is judged by its colours. first
+// is the text's first line box.
+func (ix *Index) drawnOnlySight(doc, el int, first layout.Box, sc *styleColours, alpha float64) Sight {
+	if !ix.meets(first, ix.g.Viewport.Height) && !sc.shadow && !sc.stroke {
+		return ix.clipTextSight(doc, el, alpha)
+	}
+	return Sight{Reason: SeenUnsure}
 }
 
 // fillSight judges a text's lines in one fill colour.
@@ -652,10 +714,53 @@ func (ix *Index) ImageSight(doc, i int) Sight {
 // the background clipped to the text), so only opacity and covers count.
 func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, drawn bool) Sight {
 	under, overIt := ix.stack(doc, i, x, y)
-	bg, known, unsure := White, false, ix.canvasUnknownAt(doc)
+	g := ix.groundAt(doc, i, x, y, under)
+	with, without := over(fill, alpha, g.bg), g.bg
+	if r := g.reason(with, fill, alpha, drawn); r != SeenOK {
+		return Sight{Reason: r}
+	}
+	var s Sight
+	pass := 1.0 // how much of the text shows through what is over it
+	for _, l := range overIt {
+		if !blended(l.e.kind) {
+			if ix.hidesUnknown(l, x, y) {
+				return Sight{Reason: SeenUnsure}
+			}
+			continue
+		}
+		a := l.e.c.A
+		with, without = over(l.e.c, a, with), over(l.e.c, a, without)
+		pass *= 1 - a
+		if a >= 0.5 || !s.HasBy {
+			s.By, s.HasBy = domsnap.Pos{Doc: l.doc, Node: int(l.e.node)}, true
+		}
+	}
+	if alpha*pass < MinAlpha || !drawn && g.known && Contrast(with, without) < MinContrast {
+		s.Reason = SeenCovered
+		return s
+	}
+	return Sight{Seen: true}
+}
+
+// ground is what is painted behind a text at one point, as sightAt paints
+// it up from the bottom.
+type ground struct {
+	bg RGBA
+	// known: bg is the colour behind (false: pixels of unknown colour lie
+	// there, or nothing opaque does).
+	known bool
+	// unsure: paint behind that sight does not model exactly (an
+	// unreadable colour or canvas, decor reaching there).
+	unsure bool
 	// stops: the colours of a gradient behind, as painted so far (nil:
 	// none, or covered since by an opaque colour).
-	var stops []RGBA
+	stops []RGBA
+}
+
+// groundAt paints up, bottom first, what lies under node (doc, i) at
+// (x, y): the under half of its stack.
+func (ix *Index) groundAt(doc, i int, x, y float64, under []layer) ground {
+	g := ground{bg: White, unsure: ix.canvasUnknownAt(doc)}
 	for _, l := range under {
 		e, ok := ix.svgAround(doc, i, x, y, l)
 		if !ok {
@@ -663,75 +768,65 @@ func (ix *Index) sightAt(doc, i int, x, y float64, fill RGBA, alpha float64, dra
 		}
 		switch {
 		case e.kind == paintDecor:
-			unsure = unsure || ix.decorAt(l.doc, int(e.node), x, y)
+			g.unsure = g.unsure || ix.decorAt(l.doc, int(e.node), x, y)
 		case e.kind == paintUnknown:
-			unsure = true
+			g.unsure = true
 		case e.kind == paintColour && e.c.A >= 0.999:
-			bg, known, stops = e.c, true, nil
+			g.bg, g.known, g.stops = e.c, true, nil
 		case e.kind == paintColour:
-			if known {
-				bg = over(e.c, e.c.A, bg)
-			}
-			for k := range stops {
-				stops[k] = over(e.c, e.c.A, stops[k])
-			}
+			g.tint(e.c)
 		case e.kind != paintColour && e.c.A >= MinAlpha:
-			stops = ix.gradientOver(l.doc, int(e.node), e.c.A, bg, known)
-			known = false // pixels of unknown colour behind
+			g.stops = ix.gradientOver(l.doc, int(e.node), e.c.A, g.bg, g.known)
+			g.known = false // pixels of unknown colour behind
 		}
 	}
-	with, without := over(fill, alpha, bg), bg
-	var s Sight
+	return g
+}
+
+// tint paints a see-through colour over the ground: over its colour when
+// that is known, and over each stop of a gradient behind.
+func (g *ground) tint(c RGBA) {
+	if g.known {
+		g.bg = over(c, c.A, g.bg)
+	}
+	for k := range g.stops {
+		g.stops[k] = over(c, c.A, g.stops[k])
+	}
+}
+
+// reason says why text of fill at alpha, which paints the ground's colour
+// as with, is not seen before anything painted over it counts (SeenOK:
+// it may be). Drawn text is judged by its opacity and covers alone.
+func (g ground) reason(with, fill RGBA, alpha float64, drawn bool) string {
 	switch {
 	case alpha < MinAlpha:
-		s.Reason = SeenTransparent
-		return s
-	case unsure && !drawn:
-		s.Reason = SeenUnsure
-		return s
-	case !drawn && known && Contrast(with, without) < MinContrast:
-		s.Reason = SeenSameColour
-		return s
-	case !drawn && stops != nil:
-		if r := stopsSight(stops, fill, alpha); r != "" {
-			s.Reason = r
-			return s
-		}
+		return SeenTransparent
+	case g.unsure && !drawn:
+		return SeenUnsure
+	case !drawn && g.known && Contrast(with, g.bg) < MinContrast:
+		return SeenSameColour
+	case !drawn && g.stops != nil:
+		return stopsSight(g.stops, fill, alpha) // SeenOK when it stands out from every stop
 	}
-	pass := 1.0 // how much of the text shows through what is over it
-	for _, l := range overIt {
-		a := l.e.c.A
-		switch l.e.kind {
-		case paintPattern, paintPicture:
-			// A canvas, an svg, an image or a background image over the
-			// text may be clear or opaque where it lies: the pixels say.
-			if a >= MinAlpha {
-				return Sight{Reason: SeenUnsure}
-			}
-			continue
-		case paintDecor:
-			if a >= MinAlpha && ix.decorAt(l.doc, int(l.e.node), x, y) {
-				return Sight{Reason: SeenUnsure}
-			}
-			continue
-		case paintUnknown:
-			if a >= MinAlpha {
-				return Sight{Reason: SeenUnsure}
-			}
-			continue
-		default:
-			with, without = over(l.e.c, a, with), over(l.e.c, a, without)
-		}
-		pass *= 1 - a
-		if a >= 0.5 || !s.HasBy {
-			s.By, s.HasBy = domsnap.Pos{Doc: l.doc, Node: int(l.e.node)}, true
-		}
+	return SeenOK
+}
+
+// blended: a layer over a text whose colour sight blends in (a
+// background colour); the other kinds paint pixels it does not know.
+func blended(kind uint8) bool {
+	switch kind {
+	case paintPattern, paintPicture, paintDecor, paintUnknown:
+		return false
 	}
-	if alpha*pass < MinAlpha || !drawn && known && Contrast(with, without) < MinContrast {
-		s.Reason = SeenCovered
-		return s
-	}
-	return Sight{Seen: true}
+	return true
+}
+
+// hidesUnknown: layer l, of a kind sight does not blend, may hide a text
+// at (x, y): a canvas, an svg, an image or a background image may be
+// clear or opaque where it lies, decor may reach there or not. The
+// pixels say.
+func (ix *Index) hidesUnknown(l layer, x, y float64) bool {
+	return l.e.c.A >= MinAlpha && (l.e.kind != paintDecor || ix.decorAt(l.doc, int(l.e.node), x, y))
 }
 
 // nearSight: a box within a screen of the viewport, where sight stacks

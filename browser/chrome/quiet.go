@@ -157,34 +157,42 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	}
 	wg.Go(counts.wait)
 	wg.Wait()
-	switch {
-	case q == nil:
-		chk.why = "no capture to reuse"
-		if lost := t.quietLost.Load(); lost != nil {
-			chk.why += " (" + *lost + ")"
-		}
-	case o.Fresh:
-		chk.why = "asked fresh"
-	case !sameCaptureOptions(q.opts, o):
-		chk.why = "other capture options"
-	case len(frames) != 1 || !slices.Equal(frames, q.frames):
-		chk.why = "the frames changed"
-	case !quiet:
-		chk.why = why
-		if strings.HasPrefix(why, customDefined) {
-			t.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
-		}
-	case !chk.ok || chk.counts != q.counts:
-		chk.why = "the page was restyled or laid out, or its listeners changed"
-	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
-		chk.why = "a shadow root, a constructed style sheet or a listener changed"
-	}
+	chk.why = t.notQuiet(q, o, frames, quiet, why, &chk, counts)
 	step := "quiet check"
 	if chk.why != "" {
 		step += ": " + chk.why
 	}
 	chk.timing = domsnap.TimingSince(step, start)
 	return chk
+}
+
+// notQuiet says why the kept capture q cannot serve the capture about to
+// begin ("" when it can), given what the watch said (quiet, why) and the
+// counters read.
+func (t *Tab) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
+	switch {
+	case q == nil:
+		if lost := t.quietLost.Load(); lost != nil {
+			return "no capture to reuse (" + *lost + ")"
+		}
+		return "no capture to reuse"
+	case o.Fresh:
+		return "asked fresh"
+	case !sameCaptureOptions(q.opts, o):
+		return "other capture options"
+	case len(frames) != 1 || !slices.Equal(frames, q.frames):
+		return "the frames changed"
+	case !quiet:
+		if strings.HasPrefix(why, customDefined) {
+			t.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
+		}
+		return why
+	case !chk.ok || chk.counts != q.counts:
+		return "the page was restyled or laid out, or its listeners changed"
+	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
+		return "a shadow root, a constructed style sheet or a listener changed"
+	}
+	return ""
 }
 
 // reused is the last capture again, with its own timings.

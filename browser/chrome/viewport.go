@@ -359,11 +359,8 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	minElements := 0
 	if o.Mode == domsnap.CaptureAuto {
 		minElements = AutoMinElements
-		if sd := t.small.Load(); sd != nil && sd.loader == before[0].loader {
-			if sd.canvas && o.OnCanvas != nil {
-				o.OnCanvas()
-			}
-			return nil, errFallBack{why: "the document was small at its last capture", frames: before, small: sd}
+		if err := t.smallBefore(o, before); err != nil {
+			return nil, err
 		}
 	}
 	counts.wait()
@@ -371,31 +368,9 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	if o.Fresh {
 		memo, noMemo = nil, ""
 	}
-	var listened *listenRecord
-	if memo != nil {
-		// Asked alongside the pass, with the AX nodes the quiet check
-		// named: the renderer answers them right after it (or before),
-		// with no round trip between.
-		spec.start(t, memo)
-		listened = t.askListened(memo.listenSeq)
-	}
-	if t.beforePass != nil {
-		spec.answers(true)
-		t.beforePass()
-	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
-	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
-		// The page shrank: auto mode asks its size again.
-		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
-	}
+	pass, listened, err := t.passOnce(o, before, p, memo, noMemo, minElements, spec)
 	if err != nil {
-		if errors.Is(t.sameDocument(before), errDocumentChanged) {
-			return nil, errDocumentChanged
-		}
 		return nil, err
-	}
-	if t.afterPass != nil {
-		t.afterPass()
 	}
 	res := pass.res
 	if res.Canvases > 0 && o.OnCanvas != nil {
@@ -426,6 +401,61 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	if err != nil {
 		return nil, err
 	}
+	c, err := t.finishViewport(before, p, sub, start, docs, frameOf, ax, res)
+	next.remember(pass)
+	t.keepMemo(c, next, before, o.Margin, minElements, res, counts.wide)
+	return c, err
+}
+
+// smallBefore is the errFallBack of an auto capture of a document that
+// was small at its last capture (the full capture serves it), nil else.
+func (t *Tab) smallBefore(o browser.CaptureOptions, before []frameInfo) error {
+	sd := t.small.Load()
+	if sd == nil || sd.loader != before[0].loader {
+		return nil
+	}
+	if sd.canvas && o.OnCanvas != nil {
+		o.OnCanvas()
+	}
+	return errFallBack{why: "the document was small at its last capture", frames: before, small: sd}
+}
+
+// passOnce runs the viewport pass, incremental on memo when there is
+// one, and once more whole when auto mode finds the page shrank; it
+// returns the pass and, incremental, the listeners asked alongside.
+func (t *Tab) passOnce(o browser.CaptureOptions, before []frameInfo, p *parts, memo *viewMemo, noMemo string, minElements int, spec *axSpec) (*passOut, *listenRecord, error) {
+	var listened *listenRecord
+	if memo != nil {
+		// Asked alongside the pass, with the AX nodes the quiet check
+		// named: the renderer answers them right after it (or before),
+		// with no round trip between.
+		spec.start(t, memo)
+		listened = t.askListened(memo.listenSeq)
+	}
+	if t.beforePass != nil {
+		spec.answers(true)
+		t.beforePass()
+	}
+	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
+	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
+		// The page shrank: auto mode asks its size again.
+		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
+	}
+	if err != nil {
+		if errors.Is(t.sameDocument(before), errDocumentChanged) {
+			return nil, nil, errDocumentChanged
+		}
+		return nil, nil, err
+	}
+	if t.afterPass != nil {
+		t.afterPass()
+	}
+	return pass, listened, nil
+}
+
+// finishViewport assembles the viewport capture from the pass's
+// documents and their AX nodes.
+func (t *Tab) finishViewport(before []frameInfo, p *parts, sub []*parts, start time.Time, docs []domsnap.Document, frameOf []string, ax [][]domsnap.AXNode, res *viewResult) (*domsnap.Capture, error) {
 	p.docs = docs
 	p.viewAX = map[string][]domsnap.AXNode{}
 	for d := range docs {
@@ -435,21 +465,25 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	if res.Incremental {
 		step = "capture (viewport, incremental)"
 	}
-	c, err := t.finish(before, p, sub, start, step, func(c *domsnap.Capture) {
+	return t.finish(before, p, sub, start, step, func(c *domsnap.Capture) {
 		c.Mode = domsnap.CaptureViewport
 		// The pass read scroll offsets in the same task as the boxes.
 		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
 	})
-	if next != nil {
-		next.ids = make(map[int]int64, len(pass.ids))
-		for k, id := range pass.ids {
-			if pass.backends[k] != 0 {
-				next.ids[id] = pass.backends[k]
-			}
+}
+
+// remember records in the next memo each kept node's backend id by its
+// pass number (nothing without a next memo).
+func (m *viewMemo) remember(pass *passOut) {
+	if m == nil {
+		return
+	}
+	m.ids = make(map[int]int64, len(pass.ids))
+	for k, id := range pass.ids {
+		if pass.backends[k] != 0 {
+			m.ids[id] = pass.backends[k]
 		}
 	}
-	t.keepMemo(c, next, before, o.Margin, minElements, res, counts.wide)
-	return c, err
 }
 
 // fallBack is the errFallBack that sends a capture to the full one when

@@ -269,8 +269,18 @@ func (cfg *config) positional(pos []string) error {
 	return nil
 }
 
-// combinations checks what depends on more than one flag or argument.
+// combinations checks what depends on more than one flag or argument:
+// first what the command itself needs, then what holds for every command.
 func (cfg *config) combinations() error {
+	if err := cfg.commandCombinations(); err != nil {
+		return err
+	}
+	return cfg.sharedCombinations()
+}
+
+// commandCombinations checks what one command needs of its flags and
+// arguments together.
+func (cfg *config) commandCombinations() error {
 	switch cfg.cmd {
 	case "find":
 		if cfg.role == "" && cfg.name == "" && cfg.text == "" {
@@ -281,31 +291,50 @@ func (cfg *config) combinations() error {
 			return errors.New("needs a URL (or --cdp) and -o FILE")
 		}
 	case "compare":
-		if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
-			return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
-		}
-		if cfg.formatSet && cfg.batchFile != "" {
-			return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
-		}
-		if cfg.parallelSet && cfg.batchFile == "" {
-			return errors.New("--parallel applies to --batch")
-		}
-		if cfg.peer != "" {
-			if cfg.cdp == "" {
-				return errPeerNeedsCDP
-			}
-			if _, err := parsePeer(cfg.peer); err != nil {
-				return err
-			}
-		}
+		return cfg.compareCombinations()
 	case "open", "back", "forward", "reload", "tabs", "close":
+		return cfg.driveCombinations()
+	}
+	return nil
+}
+
+// compareCombinations checks compare's flags: --batch against a single
+// page's, and --peer.
+func (cfg *config) compareCombinations() error {
+	if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
+		return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
+	}
+	if cfg.formatSet && cfg.batchFile != "" {
+		return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
+	}
+	if cfg.parallelSet && cfg.batchFile == "" {
+		return errors.New("--parallel applies to --batch")
+	}
+	if cfg.peer != "" {
 		if cfg.cdp == "" {
-			return errors.New("needs --cdp ENDPOINT: a browser that outlives the command (a launched one would close with it)")
+			return errPeerNeedsCDP
 		}
-		if cfg.cmd == "close" && cfg.tab == "" {
-			return errors.New("name the tab to close with --tab (axfuse tabs lists them)")
+		if _, err := parsePeer(cfg.peer); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// driveCombinations checks the commands that drive an attached tab (open,
+// back, forward, reload, tabs, close).
+func (cfg *config) driveCombinations() error {
+	if cfg.cdp == "" {
+		return errors.New("needs --cdp ENDPOINT: a browser that outlives the command (a launched one would close with it)")
+	}
+	if cfg.cmd == "close" && cfg.tab == "" {
+		return errors.New("name the tab to close with --tab (axfuse tabs lists them)")
+	}
+	return nil
+}
+
+// sharedCombinations checks the flags any command may take together.
+func (cfg *config) sharedCombinations() error {
 	if cfg.audit && cfg.format != "json" {
 		return errors.New("--audit quotes withheld texts in the JSON answer's withheld list; give --format json too")
 	}
