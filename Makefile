@@ -1,19 +1,25 @@
 # Two commands set everything up on a fresh machine:
 #   make demo   installs Chromium if missing, then snapshots the embedded demo page
-#   make test   installs Chromium if missing, then vets and runs every test
+#   make test   installs Chromium if missing, then vets and runs every test but
+#               the long ones (make test-long: the whole shared corpus)
 GO ?= go
 # Static builds: nothing here needs cgo, and a process without the dynamic
 # loader and libc starts about 2 ms sooner (every snapshot is a process).
 export CGO_ENABLED ?= 0
 
-.PHONY: demo test chromium build install bench record record-sessions
+.PHONY: demo test test-long chromium build install bench record record-sessions
 
 demo: chromium
 	$(GO) run ./cmd/axfuse snapshot
 
 test: chromium
 	$(GO) vet ./...
-	$(GO) test -timeout 40m ./...
+	$(GO) test -short -timeout 40m ./...
+
+# The long suite: the tests that go through every page of ../shared/corpus
+# (named ...OnTheCorpus; they skip under -short). CI runs it after make test.
+test-long: chromium
+	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$' ./cmd/axfuse ./browser/chrome
 
 chromium:
 	@./scripts/ensure-chromium.sh

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/axfuse/axfuse/browser/chrome"
@@ -73,4 +78,35 @@ func runProcess(t *testing.T, args ...string) (string, error) {
 		t.Logf("axfuse %v: %v: %s", args, err, errOut.String())
 	}
 	return out.String(), err
+}
+
+// TestLongTestsAreNamedSo: make test runs -short and make test-long runs
+// the tests named …OnTheCorpus, so a test that skips under -short (one
+// that goes through the whole corpus) must be named so, or neither target
+// would run it under CI; and a test so named must be one of them.
+func TestLongTestsAreNamedSo(t *testing.T) {
+	for _, dir := range []string{".", "../../browser/chrome"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no tests in %s: %v", dir, err)
+		}
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _ := os.ReadFile(file)
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Test") || fd.Body == nil || fd.Name.Name == "TestLongTestsAreNamedSo" {
+					continue
+				}
+				body := string(src[fd.Body.Pos()-f.FileStart : fd.Body.End()-f.FileStart])
+				long := strings.Contains(body, "corpusPages(t)") || strings.Contains(body, "testing.Short()")
+				if named := strings.HasSuffix(fd.Name.Name, "OnTheCorpus"); long != named {
+					t.Errorf("%s (%s): skips under -short %v, named …OnTheCorpus %v", fd.Name.Name, file, long, named)
+				}
+			}
+		}
+	}
 }

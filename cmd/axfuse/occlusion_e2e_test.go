@@ -155,13 +155,22 @@ func testPages(t *testing.T) []corpusPage {
 // corpusPage is one page of a corpus: its path there and its URL.
 type corpusPage struct{ path, url string }
 
-// corpusPages serves ../shared/corpus on loopback and lists its pages
-// (not under -short: the corpus takes minutes).
+// corpusPages serves ../shared/corpus on loopback and lists its pages,
+// for the tests that go through the whole corpus: those take minutes, so
+// they are the long suite (make test-long) and skip under -short (make
+// test). Their names end in OnTheCorpus (TestLongTestsAreNamedSo).
 func corpusPages(t *testing.T) []corpusPage {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("-short")
+		t.Skip("-short: a test of the whole corpus (make test-long)")
 	}
+	return servedCorpus(t)
+}
+
+// servedCorpus serves ../shared/corpus on loopback and lists its pages,
+// for tests of a few of them (part of the short suite).
+func servedCorpus(t *testing.T) []corpusPage {
+	t.Helper()
 	dir := corpusDir(t)
 	var pages []struct{ Path string }
 	raw, err := os.ReadFile(filepath.Join(dir, "pages.json"))

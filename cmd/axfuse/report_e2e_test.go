@@ -211,7 +211,7 @@ func compareLines(t *testing.T, out string) ([]report.Page, *report.Summary) {
 // TestCompareBatchHTML: compare --batch --html on three shared-corpus
 // pages (a shop, an app, a dashboard with charts) and a dead address.
 func TestCompareBatchHTML(t *testing.T) {
-	pages := corpusPages(t)
+	pages := servedCorpus(t)
 	var list []string
 	for _, p := range pages {
 		switch p.path {
@@ -245,10 +245,10 @@ func TestCompareBatchHTML(t *testing.T) {
 	checkReport(t, openReport(t, path), want, ms)
 }
 
-// TestCompareBatchCorpus: compare --batch over the whole shared corpus:
+// TestCompareBatchOnTheCorpus: compare --batch over the whole shared corpus:
 // every page has its line, and the summary's figures are those computed
 // here from the lines.
-func TestCompareBatchCorpus(t *testing.T) {
+func TestCompareBatchOnTheCorpus(t *testing.T) {
 	pages := corpusPages(t)
 	var list []string
 	for _, p := range pages {

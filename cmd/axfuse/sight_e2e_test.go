@@ -217,7 +217,7 @@ func TestHostileSightMCP(t *testing.T) {
 // filter links stay targets.
 func TestTodoMVCCounterIsSeen(t *testing.T) {
 	var url string
-	for _, p := range corpusPages(t) {
+	for _, p := range servedCorpus(t) {
 		if strings.Contains(p.path, "todomvc-jquery") {
 			url = p.url
 		}
