@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,18 @@ import (
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
+
+// This file holds the act command: its declaration, its command line
+// (flags, the verb and its arguments, taken verbatim) and its runner.
+
+// actCommand acts on a ref of the attached tab.
+func actCommand() *command {
+	return &command{name: "act", args: "--cdp ENDPOINT [flags] VERB ARGS...", run: runAct,
+		summary: "act on a ref of the attached tab, then print its new snapshot",
+		detail:  "Act on refs of the attached browser's tab (refs from an earlier snapshot --cdp, open, back, ...), then print the new snapshot. A stale, changed, covered, disabled or wrong kind of target fails, and input that would land on another element is stopped: nothing is done. After the verb only a flag's exact name is a flag; the rest is taken verbatim (\"-2\" too); after -- nothing is a flag.\nVerbs: click REF | dblclick REF | hover REF | check REF | uncheck REF | type REF TEXT [--clear] [--submit] | press REF KEY (Playwright's names: Enter, Shift+Tab, Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT... | scroll [REF] [down|up|PX] | scrollto REF | drag REF REF | upload REF FILE... (a file input, or what opens a file chooser).",
+		example: "axfuse act --cdp http://127.0.0.1:9222 click e12\naxfuse act --cdp http://127.0.0.1:9222 type e4 \"-2\" --submit",
+		flags:   []string{"cdp", "tab", "timeout", "frame-depth", "format", "mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "audit", "clear", "submit", "dialog", "settle"}}
+}
 
 // actArgs reads `act VERB ARGS...`: a verb of act's verb table and its
 // arguments, checked as the table says (how many, a scroll amount, fill's
@@ -36,6 +49,42 @@ func (cfg *config) actArgs(pos []string) error {
 
 // verbList names the verbs, in the table's order.
 func verbList() string { return strings.Join(act.Names(), ", ") }
+
+// parseActFlags reads act's command line: flags as usual up to the verb;
+// after it an argument is a flag only when it is one's exact name
+// (--submit, --dialog accept, --dialog=accept), and after "--" none is.
+func parseActFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	var pos []string
+	rest := fs.Args()
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" && len(pos) > 0 {
+			return append(pos, rest[i+1:]...), nil
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || f == nil || len(pos) == 0 {
+			pos = append(pos, a)
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && !hasValue {
+			value = "true"
+		} else if !hasValue {
+			if i+1 >= len(rest) {
+				return nil, fmt.Errorf("flag %s needs a value", a)
+			}
+			i++
+			value = rest[i]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, fmt.Errorf("%s: %v", a, err)
+		}
+	}
+	return pos, nil
+}
 
 // runAct acts on the attached browser's current tab, then prints the new
 // snapshot. It never acts on another element than the one the agent saw.
@@ -112,14 +161,6 @@ func perform(s *act.Session, cfg *config) error {
 	in.Clear = cfg.clear && v.TakesFlag("clear")
 	in.Submit = cfg.submit && v.TakesFlag("submit")
 	return v.Run(s, in)
-}
-
-func writeObservation(w io.Writer, cfg *config, obs *fuse.Observation) error {
-	if cfg.format == "json" {
-		return obs.WriteJSON(w)
-	}
-	_, err := io.WriteString(w, obs.Snapshot)
-	return err
 }
 
 // dialogText is a prompt's reply: --dialog TEXT other than accept/dismiss.

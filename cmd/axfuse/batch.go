@@ -17,6 +17,17 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
+// This file holds the batch command: its declaration and its runner.
+
+// batchCommand snapshots every page of a list.
+func batchCommand() *command {
+	return &command{name: "batch", args: "[flags] FILE", run: batch,
+		summary: "snapshot every URL or path in FILE, several tabs at once",
+		detail:  "Snapshot every URL or path in FILE (one a line) with --parallel tabs at once: one JSON object a page on stdout (errors too), a progress bar and a summary on stderr.",
+		example: "axfuse batch --parallel 2 urls.txt > out.jsonl",
+		flags:   flagsOf(pageFlags, viewFlags, []string{"parallel"})}
+}
+
 // batchLine is one page of a batch: its observation or its error, never
 // neither.
 type batchLine struct {

@@ -14,6 +14,17 @@ import (
 	"github.com/axfuse/axfuse/fuse"
 )
 
+// This file holds the bench command: its declaration and its runner.
+
+// benchCommand times each stage of the observation of pages.
+func benchCommand() *command {
+	return &command{name: "bench", args: "[flags] [URL...]", run: bench,
+		summary: "time each stage of the observation of pages",
+		detail:  "Capture and fuse each page --runs times (the demo page with no URL) and print each stage's median: CDP calls, layout, fuse, serialize, the whole observation. A page that cannot be measured is reported and makes the exit status 1.",
+		example: "axfuse bench --runs 10 https://example.com",
+		flags:   flagsOf(pageFlags, viewFlags, []string{"format", "runs"})}
+}
+
 // benchResult is one page's per-stage medians over the runs.
 type benchResult struct {
 	URL    string      `json:"url"`

@@ -24,11 +24,27 @@ import (
 
 // A command is one verb of the CLI: how it is called, what it does, the
 // flags it takes and an example. `axfuse CMD --help` prints it; a flag a
-// command does not take is an error, not ignored.
+// command does not take is an error, not ignored. Each is declared in the
+// file that runs it (snapshot.go, tabs.go, ...).
 type command struct {
 	name, args, summary, detail, example string
 	flags                                []string
 	run                                  func(ctx context.Context, cfg *config, stdout io.Writer) error
+	// check says what is wrong with the command's flags and arguments
+	// taken together, once they are read (nil: nothing of its own to
+	// check); the checks every command shares come after it
+	// (sharedCombinations).
+	check func(cfg *config) error
+}
+
+// commands are the CLI's verbs; `axfuse CMD --help` prints each.
+var commands = map[string]*command{}
+
+func init() {
+	for _, c := range slices.Concat([]*command{snapshotCommand(), actCommand()}, tabCommands(),
+		[]*command{findCommand(), locateCommand(), compareCommand(), captureCommand(), benchCommand(), batchCommand(), mcpCommand()}) {
+		commands[c.name] = c
+	}
 }
 
 // Flag groups shared by several commands.
@@ -257,6 +273,36 @@ func (cfg *config) checkCombinations(c *checker) {
 	if (c.set["host"] || c.set["max-sessions"]) && !c.set["port"] {
 		c.errs = append(c.errs, "--host and --max-sessions apply to the HTTP transport: give --port")
 	}
+}
+
+// combinations checks what depends on more than one flag or argument,
+// once the arguments are read: first what the command itself needs (its
+// check), then what holds for every command. (What one flag rules out of
+// another, for every command, was checked before the arguments were
+// read: checkCombinations.)
+func (c *command) combinations(cfg *config) error {
+	if c.check != nil {
+		if err := c.check(cfg); err != nil {
+			return err
+		}
+	}
+	return cfg.sharedCombinations()
+}
+
+// sharedCombinations checks the flags any command may take together,
+// after the command's own check: what that finds is said first (open
+// --audit without --cdp needs --cdp).
+func (cfg *config) sharedCombinations() error {
+	if cfg.audit && cfg.format != "json" {
+		return errors.New("--audit quotes withheld texts in the JSON answer's withheld list; give --format json too")
+	}
+	if cfg.screenshot != "" && cfg.from != "" {
+		return errors.New("--screenshot needs a live snapshot, not --from")
+	}
+	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
+		return errors.New("--from replays a capture; it takes no URL or --cdp")
+	}
+	return nil
 }
 
 // filter keeps the flags of names that were given.

@@ -20,6 +20,43 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
+// This file holds the compare command: its declaration, its check and its
+// runner, one page or a batch (peer.go runs compare --peer's observer).
+
+// compareCommand measures the AX-only and the fused view against the ground truth.
+func compareCommand() *command {
+	return &command{name: "compare", args: "[flags] [URL]", run: compare, check: checkCompare,
+		summary: "the AX-only view beside the fused view, measured against the browser's ground truth",
+		detail: "The AX-only view beside the fused view of one capture (the demo page with no URL), a table of what differs, the targets one view has that the other lacks, " +
+			"and both measured against the browser's ground truth: the elements in the viewport with a click listener or native activation, visible, whose centre the browser's hit test reaches " +
+			"(recall of those targets, listener-only ones apart; refs a click cannot reach; tokens). With --batch, every page of a list; with --html, a report to look at.",
+		example: "axfuse compare https://example.com\naxfuse compare --from page.capture.json --format json\naxfuse compare --batch urls.txt --parallel 2 --html report.html > pages.jsonl",
+		flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "html", "peer"})}
+}
+
+// checkCompare checks compare's flags: --batch against a single page's,
+// and --peer.
+func checkCompare(cfg *config) error {
+	if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
+		return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
+	}
+	if cfg.formatSet && cfg.batchFile != "" {
+		return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
+	}
+	if cfg.parallelSet && cfg.batchFile == "" {
+		return errors.New("--parallel applies to --batch")
+	}
+	if cfg.peer != "" {
+		if cfg.cdp == "" {
+			return errPeerNeedsCDP
+		}
+		if _, err := parsePeer(cfg.peer); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // compare shows the AX-only and the fused view of one capture, measured
 // against its ground truth; with --batch, of every page of a list.
 func compare(ctx context.Context, cfg *config, stdout io.Writer) error {

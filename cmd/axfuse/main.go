@@ -8,9 +8,14 @@
 //	axfuse open|back|reload --cdp EP drive the attached tab
 //	axfuse mcp [--port N]            the browser_* tools over MCP
 //
-// The commands and their flags are two tables (cmds.go, cli.go); `axfuse
-// CMD --help` prints them, and the command reference (docs/cli.md) is
-// that output.
+// Each command is declared in the file that runs it, with its own checks
+// of its flags: snapshot.go, act.go, tabs.go (open, back, forward, reload,
+// tabs, close), find.go, locate.go, compare.go, capture.go, bench.go,
+// batch.go and mcp.go; shared.go holds what they share. cli.go holds the
+// command type and the list of commands, the flag table and the checks
+// that hold for every command; main.go reads a command line into a
+// config. `axfuse CMD --help` prints a command's declaration, and the
+// command reference (docs/cli.md) is that output.
 package main
 
 import (
@@ -174,6 +179,9 @@ func parseFlags(c *command, args []string) (*config, error) {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg.maxTokensSet, cfg.captureSet, cfg.parallelSet = set["max-tokens"], set["capture"], set["parallel"]
 	cfg.formatSet = set["format"]
+	// First each flag on its own and what one flag rules out of another,
+	// for every command; then the arguments; last what the command and
+	// every command need of flags and arguments together.
 	if err := cfg.check(set); err != nil {
 		return nil, err
 	}
@@ -183,7 +191,7 @@ func parseFlags(c *command, args []string) (*config, error) {
 	if err := cfg.positional(positional); err != nil {
 		return nil, err
 	}
-	return cfg, cfg.combinations()
+	return cfg, c.combinations(cfg)
 }
 
 // parseArgs separates flags from arguments. After act's verb only a
@@ -269,84 +277,6 @@ func (cfg *config) positional(pos []string) error {
 	return nil
 }
 
-// combinations checks what depends on more than one flag or argument:
-// first what the command itself needs, then what holds for every command.
-func (cfg *config) combinations() error {
-	if err := cfg.commandCombinations(); err != nil {
-		return err
-	}
-	return cfg.sharedCombinations()
-}
-
-// commandCombinations checks what one command needs of its flags and
-// arguments together.
-func (cfg *config) commandCombinations() error {
-	switch cfg.cmd {
-	case "find":
-		if cfg.role == "" && cfg.name == "" && cfg.text == "" {
-			return errors.New("needs --role, --name or --text")
-		}
-	case "capture":
-		if cfg.url == "" && cfg.cdp == "" || cfg.out == "" {
-			return errors.New("needs a URL (or --cdp) and -o FILE")
-		}
-	case "compare":
-		return cfg.compareCombinations()
-	case "open", "back", "forward", "reload", "tabs", "close":
-		return cfg.driveCombinations()
-	}
-	return nil
-}
-
-// compareCombinations checks compare's flags: --batch against a single
-// page's, and --peer.
-func (cfg *config) compareCombinations() error {
-	if cfg.batchFile != "" && (cfg.url != "" || cfg.from != "") {
-		return errors.New("--batch reads its pages from FILE; it takes no URL or --from")
-	}
-	if cfg.formatSet && cfg.batchFile != "" {
-		return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
-	}
-	if cfg.parallelSet && cfg.batchFile == "" {
-		return errors.New("--parallel applies to --batch")
-	}
-	if cfg.peer != "" {
-		if cfg.cdp == "" {
-			return errPeerNeedsCDP
-		}
-		if _, err := parsePeer(cfg.peer); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// driveCombinations checks the commands that drive an attached tab (open,
-// back, forward, reload, tabs, close).
-func (cfg *config) driveCombinations() error {
-	if cfg.cdp == "" {
-		return errors.New("needs --cdp ENDPOINT: a browser that outlives the command (a launched one would close with it)")
-	}
-	if cfg.cmd == "close" && cfg.tab == "" {
-		return errors.New("name the tab to close with --tab (axfuse tabs lists them)")
-	}
-	return nil
-}
-
-// sharedCombinations checks the flags any command may take together.
-func (cfg *config) sharedCombinations() error {
-	if cfg.audit && cfg.format != "json" {
-		return errors.New("--audit quotes withheld texts in the JSON answer's withheld list; give --format json too")
-	}
-	if cfg.screenshot != "" && cfg.from != "" {
-		return errors.New("--screenshot needs a live snapshot, not --from")
-	}
-	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
-		return errors.New("--from replays a capture; it takes no URL or --cdp")
-	}
-	return nil
-}
-
 // oneLine folds an error's lines (a library's, a browser's output) into
 // one, so that every failure is one line on stderr.
 func oneLine(s string) string {
@@ -360,42 +290,6 @@ func oneLine(s string) string {
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-// parseActFlags reads act's command line: flags as usual up to the verb;
-// after it an argument is a flag only when it is one's exact name
-// (--submit, --dialog accept, --dialog=accept), and after "--" none is.
-func parseActFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	var pos []string
-	rest := fs.Args()
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" && len(pos) > 0 {
-			return append(pos, rest[i+1:]...), nil
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		f := fs.Lookup(name)
-		if !strings.HasPrefix(a, "-") || f == nil || len(pos) == 0 {
-			pos = append(pos, a)
-			continue
-		}
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && !hasValue {
-			value = "true"
-		} else if !hasValue {
-			if i+1 >= len(rest) {
-				return nil, fmt.Errorf("flag %s needs a value", a)
-			}
-			i++
-			value = rest[i]
-		}
-		if err := fs.Set(name, value); err != nil {
-			return nil, fmt.Errorf("%s: %v", a, err)
-		}
-	}
-	return pos, nil
-}
 
 func parseViewport(s string) (int, int, error) {
 	w, h, ok := strings.Cut(s, "x")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -11,6 +12,19 @@ import (
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/mcpserver"
 )
+
+// This file holds the mcp command: its declaration and its runner
+// (driver.go gives the MCP server its browser).
+
+// mcpCommand serves the browser_* tools over MCP.
+func mcpCommand() *command {
+	return &command{name: "mcp", args: "[flags]", run: func(ctx context.Context, cfg *config, _ io.Writer) error { return serveMCP(ctx, cfg) },
+		summary: "serve the browser_* tools to an agent over MCP (stdio or HTTP)",
+		detail:  "Serve the browser_* tools to an agent over MCP on stdin/stdout, or with --port over Streamable HTTP, each client session in a browser context of its own (cookies, storage, tabs and refs apart). A browser is launched on first use unless --cdp (a launched browser that dies is started again on the next call, which says so); snapshots are cut to --max-tokens (default 8000, 0: none). Page content is untrusted, and so is the agent it drives: file: URLs are refused unless --allow-file-urls, pages load only from --allowed-origins and never from --blocked-origins, files are read from --upload-root and written under --output-dir only.",
+		example: "axfuse mcp\naxfuse mcp --cdp http://127.0.0.1:9222 --max-tokens 4000\naxfuse mcp --port 8931 --caps vision",
+		flags: []string{"cdp", "tab", "browser", "viewport", "timeout", "frame-depth", "capture", "max-tokens", "upload-root",
+			"allowed-origins", "blocked-origins", "allow-file-urls", "output-dir", "caps", "port", "host", "max-sessions"}}
+}
 
 // defaultMCPBudget is the snapshot budget of `axfuse mcp` when
 // --max-tokens is not given: well under what MCP clients accept in one
