@@ -35,7 +35,7 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 		}
 	}
 	// The packages the boundary was drawn for must be among those checked.
-	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse", "browser", "act", "mcpserver", "screenshot", "truth", "report"} {
+	for _, pkg := range []string{"domsnap", "layout", "paintorder", "index", "fuse", "browser", "act", "mcpserver", "screenshot", "truth", "report", "oracle"} {
 		if !checked[pkg] {
 			t.Errorf("%s was not checked", pkg)
 		}
@@ -74,5 +74,33 @@ func TestInternalFloors(t *testing.T) {
 	}
 	if leaves < 4 {
 		t.Errorf("only %d leaf helpers found under internal/", leaves)
+	}
+}
+
+// TestOraclesServeTestsAndCompareAlone: the oracles (package oracle: the
+// browser's own answers the model is judged against) are imported by no
+// package that ships but the CLI, whose compare command measures against
+// them; the driver does not import them either.
+func TestOraclesServeTestsAndCompareAlone(t *testing.T) {
+	const mod = "github.com/axfuse/axfuse/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			if imp != mod+"oracle" {
+				continue
+			}
+			found = true
+			if fields[0] != mod+"cmd/axfuse" {
+				t.Errorf("%s imports the oracles", fields[0])
+			}
+		}
+	}
+	if !found {
+		t.Error("nothing imports the oracles: compare should")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/oracle"
 	"github.com/axfuse/axfuse/report"
 	"github.com/axfuse/axfuse/truth"
 	"github.com/schollz/progressbar/v3"
@@ -143,7 +144,7 @@ func captureWithHits(tab *chrome.Tab, cfg *config, shot bool) (*domsnap.Capture,
 	}
 	start := time.Now()
 	points := truth.PointsFor(c, layout.Compute(c), fuse.Compare(c, cfg.fuseOptions()))
-	if c.Hits, err = tab.HitTests(points); err != nil {
+	if c.Hits, err = oracle.HitTests(tab, points); err != nil {
 		return nil, nil, err
 	}
 	c.Timings = append(c.Timings, domsnap.TimingSince(fmt.Sprintf("hit tests (%d points)", len(points)), start))

@@ -16,6 +16,7 @@ import (
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/internal/testkit/ci"
 	"github.com/axfuse/axfuse/layout"
+	"github.com/axfuse/axfuse/oracle"
 	"github.com/axfuse/axfuse/paintorder"
 )
 
@@ -34,7 +35,7 @@ func agreement(t *testing.T, tab *chrome.Tab) (agree, total int, misses []string
 	for k, p := range probes {
 		points[k] = p.Point
 	}
-	got, err := tab.ElementsFromPoints(points)
+	got, err := oracle.ElementsFromPoints(tab, points)
 	if err != nil {
 		t.Fatal(err)
 	}
