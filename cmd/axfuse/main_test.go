@@ -80,10 +80,11 @@ func runProcess(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// TestLongTestsAreNamedSo: make test runs -short and make test-long runs
-// the tests named …OnTheCorpus, so a test that skips under -short (one
-// that goes through the whole corpus) must be named so, or neither target
-// would run it under CI; and a test so named must be one of them.
+// TestLongTestsAreNamedSo: make test leaves out the tests named
+// …OnTheCorpus (-skip) and make test-long runs them, so a test of the
+// whole corpus (one that checks -short) must be named so, or CI would run
+// it twice or make test would take its minutes; and a test so named must
+// be one of them.
 func TestLongTestsAreNamedSo(t *testing.T) {
 	for _, dir := range []string{".", "../../browser/chrome"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
