@@ -48,23 +48,14 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 // sessions, goldens, CI) is imported by tests alone, never by a package
 // that ships.
 func TestInternalFloors(t *testing.T) {
-	const mod = "github.com/axfuse/axfuse/"
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
 	leaves := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		path, imports := strings.TrimPrefix(fields[0], mod), fields[1:]
+	for path, imports := range moduleImports(t) {
 		leaf := strings.HasPrefix(path, "internal/") && !strings.HasPrefix(path, "internal/testkit/")
 		if leaf {
 			leaves++
 		}
-		for _, imp := range imports {
-			dep, ours := strings.CutPrefix(imp, mod)
+		for _, dep := range imports {
 			switch {
-			case !ours:
 			case leaf && (!strings.HasPrefix(dep, "internal/") || strings.HasPrefix(dep, "internal/testkit/")):
 				t.Errorf("leaf helper %s imports %s", path, dep)
 			case strings.HasPrefix(dep, "internal/testkit/") && !strings.HasPrefix(path, "internal/testkit/"):
@@ -82,25 +73,42 @@ func TestInternalFloors(t *testing.T) {
 // package that ships but the CLI, whose compare command measures against
 // them; the driver does not import them either.
 func TestOraclesServeTestsAndCompareAlone(t *testing.T) {
-	const mod = "github.com/axfuse/axfuse/"
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
 	found := false
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		for _, imp := range fields[1:] {
-			if imp != mod+"oracle" {
+	for path, imports := range moduleImports(t) {
+		for _, dep := range imports {
+			if dep != "oracle" {
 				continue
 			}
 			found = true
-			if fields[0] != mod+"cmd/axfuse" {
-				t.Errorf("%s imports the oracles", fields[0])
+			if path != "cmd/axfuse" {
+				t.Errorf("%s imports the oracles", path)
 			}
 		}
 	}
 	if !found {
 		t.Error("nothing imports the oracles: compare should")
 	}
+}
+
+// moduleImports maps each package of the module to the packages of the
+// module its non-test files import, both without the module's prefix.
+func moduleImports(t *testing.T) map[string][]string {
+	t.Helper()
+	const mod = "github.com/axfuse/axfuse/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		path := strings.TrimPrefix(fields[0], mod)
+		imports[path] = nil
+		for _, imp := range fields[1:] {
+			if dep, ours := strings.CutPrefix(imp, mod); ours {
+				imports[path] = append(imports[path], dep)
+			}
+		}
+	}
+	return imports
 }

@@ -34,7 +34,7 @@ const (
 // and the shown part of cut texts (layout).
 func (t *Tab) askBrowser(c *domsnap.Capture) {
 	g := layout.Compute(c)
-	t.findFirstLines(c)
+	t.findPaintRules(c)
 	t.settleUnsure(c, g)
 	t.settleTails(c, g)
 }

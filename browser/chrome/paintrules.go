@@ -21,14 +21,14 @@ import (
 // one over a block in the page's colour. A visited link takes the
 // colours of the rules that match it once visited, and the browser
 // computes every style as if no link were. Sight cannot see either, so
-// one call per document (firstline.js) finds the elements first-line
+// one call per document (paintrules.js) finds the elements first-line
 // rules style (Capture.FirstLines) and the links whose colours change
 // once visited, with their colours (Document.VisitedLinks); their texts
 // are unsure where those colours would change the verdict, settled by
 // the pixels. A page without such rules pays one call per document.
 
-//go:embed firstline.js
-var firstLineJS string
+//go:embed paintrules.js
+var paintRulesJS string
 
 const (
 	// maxFirstLines bounds the elements taken from one document.
@@ -36,18 +36,18 @@ const (
 	// maxVisitedLinks bounds the links taken from one document; past it
 	// every link of the document is taken as changing.
 	maxVisitedLinks = 5000
-	// maxFirstLineDocs bounds the documents asked in one capture.
-	maxFirstLineDocs = 16
-	// firstLineBudget bounds the asking of one capture.
-	firstLineBudget = 3 * time.Second
+	// maxPaintRuleDocs bounds the documents asked in one capture.
+	maxPaintRuleDocs = 16
+	// paintRulesBudget bounds the asking of one capture.
+	paintRulesBudget = 3 * time.Second
 )
 
-// findFirstLines records the elements ::first-line rules style and the
+// findPaintRules records the elements ::first-line rules style and the
 // links :visited and :link rules colour. Documents are asked at once
 // (each call is a round trip, most of its cost).
-func (t *Tab) findFirstLines(c *domsnap.Capture) {
+func (t *Tab) findPaintRules(c *domsnap.Capture) {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(t.ctx, firstLineBudget)
+	ctx, cancel := context.WithTimeout(t.ctx, paintRulesBudget)
 	defer cancel()
 	var asked []int
 	for d := range c.Documents {
@@ -55,7 +55,7 @@ func (t *Tab) findFirstLines(c *domsnap.Capture) {
 		if len(doc.Nodes) == 0 || doc.Nodes[0].Type != domsnap.DocumentNode || doc.Nodes[0].Backend == 0 {
 			continue
 		}
-		if len(asked) == maxFirstLineDocs {
+		if len(asked) == maxPaintRuleDocs {
 			// Unasked, its links may change once visited.
 			doc.VisitedUnknown = true
 			continue
@@ -116,7 +116,7 @@ func placePaintRules(c *domsnap.Capture, d int, found *paintRules) {
 	}
 }
 
-// paintRules is what firstline.js found in one document: the elements
+// paintRules is what paintrules.js found in one document: the elements
 // (backend ids) of which the first First are styled by ::first-line
 // rules, and the colours of links (by index into elements).
 type paintRules struct {
@@ -133,7 +133,7 @@ func (t *Tab) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintR
 	var raw []byte
 	err := t.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
 		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
-			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", firstLineJS, maxFirstLines, maxVisitedLinks),
+			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", paintRulesJS, maxFirstLines, maxVisitedLinks),
 			SerializationOptions: nodeSerialization(2),
 		})
 		if err != nil {
@@ -151,7 +151,7 @@ func (t *Tab) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintR
 	return decodePaintRules(raw, doc)
 }
 
-// decodePaintRules reads firstline.js's answer into found and doc.
+// decodePaintRules reads paintrules.js's answer into found and doc.
 func decodePaintRules(raw []byte, doc *domsnap.Document) (*paintRules, error) {
 	text, nodes, _, err := decodeTextAndNodes(raw, 2)
 	if err != nil {

@@ -1,5 +1,5 @@
 // What the snapshot's computed styles do not show, for sight
-// (firstline.go). They are the elements' own; the first line of a block
+// (paintrules.go). They are the elements' own; the first line of a block
 // may be painted otherwise by a ::first-line or ::first-letter rule
 // (another colour, transparent, a shadow), and a visited link by the
 // rules that match it once visited (the browser never tells a page, nor
