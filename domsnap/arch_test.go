@@ -1,7 +1,11 @@
 package domsnap
 
 import (
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,6 +43,44 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 		if !checked[pkg] {
 			t.Errorf("%s was not checked", pkg)
 		}
+	}
+}
+
+// TestOnlyTheLauncherNamesTheDriver: of the CLI's files, only launcher.go
+// imports the Chrome driver; the commands and the MCP server's wiring
+// reach the browser through interfaces (those of act, the MCP server and
+// the CLI's own), so that another driver or a recorded session could
+// stand in. Tests may use the driver directly.
+func TestOnlyTheLauncherNamesTheDriver(t *testing.T) {
+	const driver = "github.com/axfuse/axfuse/browser/chrome"
+	files, err := filepath.Glob(filepath.Join("..", "cmd", "axfuse", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, launcherImports := 0, false
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		checked++
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path != driver {
+				continue
+			}
+			if filepath.Base(file) == "launcher.go" {
+				launcherImports = true
+			} else {
+				t.Errorf("%s imports %s: only launcher.go may", file, driver)
+			}
+		}
+	}
+	// Else the test would pass with no file of the CLI found at all.
+	if !launcherImports {
+		t.Errorf("no launcher.go among the %d non-test files of ../cmd/axfuse imports %s", checked, driver)
 	}
 }
 

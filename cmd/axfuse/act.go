@@ -10,7 +10,6 @@ import (
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -89,16 +88,12 @@ func parseActFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 // runAct acts on the attached browser's current tab, then prints the new
 // snapshot. It never acts on another element than the one the agent saw.
 func runAct(ctx context.Context, cfg *config, stdout io.Writer) error {
-	b, err := chrome.Open(ctx, chrome.Options{Endpoint: cfg.cdp, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth, Tab: cfg.tab})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	tab, err := b.CurrentTab()
-	if err != nil {
-		return err
-	}
-	defer tab.Close()
+	return withAttachedTab(ctx, cfg, func(_ cliBrowser, tab cliTab) error { return actOn(tab, cfg, stdout) })
+}
+
+// actOn does the verb on the tab and prints the new snapshot, with notes
+// on what the action did beside its input.
+func actOn(tab cliTab, cfg *config, stdout io.Writer) error {
 	s, err := act.Open(tab, cfg.cdp, cfg.fuseOptions())
 	if err != nil {
 		return err

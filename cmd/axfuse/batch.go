@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/schollz/progressbar/v3"
 )
@@ -85,7 +84,7 @@ func batch(ctx context.Context, cfg *config, stdout io.Writer) error {
 		progressbar.OptionSetDescription("snapshots"), progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
 	var lines []batchLine
-	err = withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	err = withBrowser(ctx, cfg, func(b cliBrowser) error {
 		lines = runBatch(ctx, b, cfg, pages, json.NewEncoder(stdout), bar)
 		return nil
 	})
@@ -105,7 +104,7 @@ func batch(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // runBatch hands the pages to the workers; every page yields one line,
 // written under a lock as it completes.
-func runBatch(ctx context.Context, b *chrome.Browser, cfg *config, pages []string, enc *json.Encoder, bar *progressbar.ProgressBar) []batchLine {
+func runBatch(ctx context.Context, b cliBrowser, cfg *config, pages []string, enc *json.Encoder, bar *progressbar.ProgressBar) []batchLine {
 	var lines []batchLine
 	eachPage(ctx, cfg.parallel, len(pages), func(i int) batchLine { return batchPage(b, cfg, i, pages[i]) },
 		func(i int, err error) batchLine {
@@ -154,7 +153,7 @@ func eachPage[L any](ctx context.Context, parallel, n int, do func(i int) L, not
 
 // batchPage snapshots one page in a tab of its own; a panic in the
 // pipeline becomes the page's error, so no page is lost.
-func batchPage(b *chrome.Browser, cfg *config, i int, page string) (line batchLine) {
+func batchPage(b cliBrowser, cfg *config, i int, page string) (line batchLine) {
 	line = batchLine{Index: i, URL: page}
 	start := time.Now()
 	defer func() {

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -57,7 +56,7 @@ func bench(ctx context.Context, cfg *config, stdout io.Writer) error {
 		pages = []string{srv.URL}
 	}
 	var results []benchResult
-	err := withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	err := withBrowser(ctx, cfg, func(b cliBrowser) error {
 		for _, page := range pages {
 			results = append(results, benchPage(b, cfg, page))
 		}
@@ -88,7 +87,7 @@ func bench(ctx context.Context, cfg *config, stdout io.Writer) error {
 	return nil
 }
 
-func benchPage(b *chrome.Browser, cfg *config, page string) benchResult {
+func benchPage(b cliBrowser, cfg *config, page string) benchResult {
 	r := benchResult{URL: page, Runs: cfg.runs}
 	tab, err := openPage(b, cfg, page)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 )
 
@@ -39,7 +38,7 @@ func capture(ctx context.Context, cfg *config) error {
 		if co.Mode != domsnap.CaptureFull {
 			return usageError{errors.New("--hits records a full capture; leave out --capture or give --capture full")}
 		}
-		return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		return withTab(ctx, cfg, func(tab cliTab) error {
 			c, _, err := captureWithHits(tab, cfg, false)
 			if err != nil {
 				return err
@@ -58,7 +57,7 @@ func capture(ctx context.Context, cfg *config) error {
 // browser's current tab) and captures it.
 func captureLive(ctx context.Context, cfg *config, co browser.CaptureOptions) (*domsnap.Capture, error) {
 	var c *domsnap.Capture
-	err := withTab(ctx, cfg, func(tab *chrome.Tab) error {
+	err := withTab(ctx, cfg, func(tab cliTab) error {
 		var err error
 		c, err = tab.CaptureWith(co)
 		return err

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/internal/enum"
@@ -119,7 +118,7 @@ var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
 	"wait":        func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.wait, n, 300*time.Millisecond, "") },
 	"timeout":     func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.timeout, n, 20*time.Second, "") },
 	"settle":      func(fs *flag.FlagSet, c *config, n string) { fs.DurationVar(&c.settle, n, act.DefaultSettle, "") },
-	"frame-depth": func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, chrome.DefaultFrameDepth, "") },
+	"frame-depth": func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.frameDepth, n, defaultFrameDepth, "") },
 	"format":      func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.format, n, "yaml", "") },
 	"mode": func(fs *flag.FlagSet, c *config, n string) {
 		fs.StringVar((*string)(&c.mode), n, string(fuse.ModeFused), "")

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
@@ -72,7 +71,7 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 	if cfg.from != "" {
 		c, err = domsnap.Load(cfg.from)
 	} else {
-		err = withTab(ctx, cfg, func(tab *chrome.Tab) error {
+		err = withTab(ctx, cfg, func(tab cliTab) error {
 			if c, shot, err = captureWithHits(tab, cfg, cfg.html != ""); err == nil {
 				peer = peerOn(ctx, cfg, tab)
 			}
@@ -126,7 +125,7 @@ func comparePage(c *domsnap.Capture, cfg *config, peer *truth.Peer) comparedPage
 }
 
 // peerOn runs compare --peer's observer on the tab, or returns nil.
-func peerOn(ctx context.Context, cfg *config, tab *chrome.Tab) *truth.Peer {
+func peerOn(ctx context.Context, cfg *config, tab cliTab) *truth.Peer {
 	if cfg.peer == "" {
 		return nil
 	}
@@ -137,7 +136,7 @@ func peerOn(ctx context.Context, cfg *config, tab *chrome.Tab) *truth.Peer {
 // captureWithHits takes a full capture and the browser's hit tests at the
 // points measuring its views needs (truth.PointsFor), kept in c.Hits, and
 // with shot, the viewport's screenshot after them.
-func captureWithHits(tab *chrome.Tab, cfg *config, shot bool) (*domsnap.Capture, []byte, error) {
+func captureWithHits(tab cliTab, cfg *config, shot bool) (*domsnap.Capture, []byte, error) {
 	c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
 	if err != nil {
 		return nil, nil, err
@@ -173,7 +172,7 @@ func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	done := make([]report.Page, len(pages))
-	err = withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	err = withBrowser(ctx, cfg, func(b cliBrowser) error {
 		eachPage(ctx, cfg.parallel, len(pages), func(i int) report.Page { return compareOne(ctx, b, cfg, i, pages[i]) },
 			func(i int, err error) report.Page {
 				return report.Page{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
@@ -216,7 +215,7 @@ func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // compareOne compares one page in a tab of its own; a panic in the
 // pipeline becomes the page's error, so no page is lost.
-func compareOne(ctx context.Context, b *chrome.Browser, cfg *config, i int, page string) (p report.Page) {
+func compareOne(ctx context.Context, b cliBrowser, cfg *config, i int, page string) (p report.Page) {
 	p = report.Page{Index: i, URL: page}
 	start := time.Now()
 	defer func() {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
@@ -45,7 +44,7 @@ func find(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 		return writeMatches(stdout, cfg, fuse.Build(c, layout.Compute(c), cfg.fuseOptions()).Find(q))
 	}
-	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+	return withTab(ctx, cfg, func(tab cliTab) error {
 		// Attached, the refs of the matches (off-screen ones too) join the
 		// tab's session, so that act can use them.
 		c, opts, path, err := cfg.captureInSession(tab, browser.CaptureOptions{Mode: domsnap.CaptureFull})

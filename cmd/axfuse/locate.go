@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/layout"
@@ -27,7 +26,7 @@ func locateCommand() *command {
 // locate says what a click at a viewport point reaches: a ref, a node, or
 // nothing (then a cropped annotated screenshot around the point).
 func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
-	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+	return withTab(ctx, cfg, func(tab cliTab) error {
 		c, opts, _, err := cfg.captureInSession(tab, cfg.captureOptions())
 		if err != nil {
 			return err
@@ -56,7 +55,7 @@ func locate(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // cropAround writes an annotated screenshot of 400×300 CSS px around the
 // located point.
-func cropAround(tab *chrome.Tab, cfg *config, c *domsnap.Capture, tree *fuse.Tree) (string, error) {
+func cropAround(tab cliTab, cfg *config, c *domsnap.Capture, tree *fuse.Tree) (string, error) {
 	sctx, cancel := context.WithTimeout(tab.Context(), cfg.timeout)
 	defer cancel()
 	shot, err := screenshot.Capture(sctx, tab)

@@ -32,7 +32,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 )
@@ -157,7 +156,7 @@ type config struct {
 
 // defaults are the values of flags a command does not take.
 func defaults(cmd string) *config {
-	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: chrome.DefaultFrameDepth,
+	return &config{cmd: cmd, stderr: io.Discard, viewport: "1280x720", scale: 1, frameDepth: defaultFrameDepth,
 		format: "yaml", mode: fuse.ModeFused, offscreen: fuse.OffscreenCollapse, capture: domsnap.CaptureAuto, runs: 5, parallel: 2,
 		dialog: "dismiss", wait: 300 * time.Millisecond, timeout: 20 * time.Second, port: -1, host: "127.0.0.1", maxSessions: 8}
 }

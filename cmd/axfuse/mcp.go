@@ -9,12 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/mcpserver"
 )
 
 // This file holds the mcp command: its declaration and its runner
-// (driver.go gives the MCP server its browser).
+// (launcher.go gives the MCP server its browser).
 
 // mcpCommand serves the browser_* tools over MCP.
 func mcpCommand() *command {
@@ -49,8 +48,7 @@ func serveMCP(ctx context.Context, cfg *config) error {
 		root = wd
 	}
 	srv := mcpserver.New(mcpserver.Options{
-		Launch: chromeLauncher(chrome.Options{Endpoint: cfg.cdp, BrowserPath: cfg.browser, Tab: cfg.tab,
-			Width: cfg.width, Height: cfg.height, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth}),
+		Launch:   cfg.launcher(),
 		Endpoint: cfg.cdp, CallTimeout: cfg.timeout, MaxTokens: budget, Capture: cfg.capture,
 		UploadRoot: root,
 		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),

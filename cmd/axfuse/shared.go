@@ -11,33 +11,57 @@ import (
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/mcpserver"
+	"github.com/axfuse/axfuse/oracle"
 )
 
-// This file holds what the commands share: reaching a browser and a page,
-// the view and capture options their flags make, an attached tab's ref
-// session, and printing an observation.
+// This file holds what the commands share: the interfaces they reach a
+// browser and its tabs through (launcher.go makes them of the driver),
+// reaching a page, the view and capture options their flags make, an
+// attached tab's ref session, and printing an observation.
 
-// withBrowser launches or attaches to the browser the flags name.
-func withBrowser(ctx context.Context, cfg *config, f func(b *chrome.Browser) error) error {
-	b, err := chrome.Open(ctx, chrome.Options{
-		Endpoint: cfg.cdp, BrowserPath: cfg.browser,
-		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth,
-		Tab: cfg.tab,
-	})
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	return f(b)
+// cliTab is what the commands need of a tab: what the MCP server needs
+// (mcpserver.Tab: act's ref session, captures, screenshots, navigation)
+// and the hit tests compare and capture --hits measure with
+// (oracle.Page).
+type cliTab interface {
+	mcpserver.Tab
+	oracle.Page
+}
+
+// cliBrowser is what the commands need of a browser: what the MCP server
+// needs (mcpserver.Browser), tabs as cliTab, and the attached browser's
+// page tabs for the tabs and close commands.
+type cliBrowser interface {
+	mcpserver.Browser
+	// OpenTab opens a new tab. AttachCurrentTab attaches to the attached
+	// browser's tab --tab names (else the endpoint's, else the one in
+	// use), with its events (dialogs, loads); ObserveCurrentTab to the
+	// same tab for observing only: a lean session, no domains enabled.
+	OpenTab() (cliTab, error)
+	AttachCurrentTab() (cliTab, error)
+	ObserveCurrentTab() (cliTab, error)
+	// Pages lists the page tabs in the order --tab's index counts them;
+	// SelectPage picks the one a --tab value names; CloseTab closes one by
+	// target id.
+	Pages() ([]listedTab, error)
+	SelectPage(pages []listedTab, want string) (listedTab, error)
+	CloseTab(id string) error
+}
+
+// listedTab is one page tab of a browser, as `axfuse tabs` lists it.
+type listedTab struct {
+	ID, URL, Title string
+	// InUse: a client is attached to it (the tab an agent works in).
+	InUse bool
 }
 
 // withTab reaches a browser, loads the page (the demo page when there is
 // no URL and no --cdp; the attached browser's current tab, not navigated,
 // with --cdp and no URL) and runs f on the tab.
-func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) error {
+func withTab(ctx context.Context, cfg *config, f func(tab cliTab) error) error {
 	page := cfg.url
 	if page == "" && cfg.cdp == "" {
 		srv, err := serveDemo()
@@ -47,10 +71,10 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 		defer srv.Close()
 		page = srv.URL
 	}
-	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	return withBrowser(ctx, cfg, func(b cliBrowser) error {
 		if page == "" {
 			// Observing only: a lean session, no domains enabled.
-			tab, err := b.CurrentTabLean()
+			tab, err := b.ObserveCurrentTab()
 			if err != nil {
 				return err
 			}
@@ -68,12 +92,12 @@ func withTab(ctx context.Context, cfg *config, f func(tab *chrome.Tab) error) er
 
 // openPage opens a new tab on a URL or local file; a page whose load event
 // never comes but whose document is parsed is a warning, not a failure.
-func openPage(b *chrome.Browser, cfg *config, page string) (*chrome.Tab, error) {
+func openPage(b cliBrowser, cfg *config, page string) (cliTab, error) {
 	page, err := normalizeURL(page)
 	if err != nil {
 		return nil, err
 	}
-	tab, err := b.NewTab()
+	tab, err := b.OpenTab()
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +128,7 @@ func normalizeURL(s string) (string, error) {
 
 // captureInSession captures the tab and gives the view options with the
 // attached tab's ref session (and the session file's path, "" when none).
-func (cfg *config) captureInSession(tab *chrome.Tab, co browser.CaptureOptions) (*domsnap.Capture, fuse.Options, string, error) {
+func (cfg *config) captureInSession(tab cliTab, co browser.CaptureOptions) (*domsnap.Capture, fuse.Options, string, error) {
 	c, err := tab.CaptureWith(co)
 	if err != nil {
 		return nil, fuse.Options{}, "", err
@@ -116,7 +140,7 @@ func (cfg *config) captureInSession(tab *chrome.Tab, co browser.CaptureOptions) 
 // sessionOptions are the view options with, for an attached tab, the refs
 // of its session (so `act` in another process sees the same refs) and the
 // session file's path ("" when launched).
-func (cfg *config) sessionOptions(tab *chrome.Tab, c *domsnap.Capture) (fuse.Options, string, error) {
+func (cfg *config) sessionOptions(tab cliTab, c *domsnap.Capture) (fuse.Options, string, error) {
 	opts := cfg.fuseOptions()
 	if cfg.cdp == "" {
 		return opts, "", nil

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/screenshot"
@@ -40,7 +39,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 		return writeObservation(stdout, cfg, fuse.Snapshot(c, cfg.fuseOptions()))
 	}
-	return withTab(ctx, cfg, func(tab *chrome.Tab) error {
+	return withTab(ctx, cfg, func(tab cliTab) error {
 		if d := tab.OpenDialog(); d != nil {
 			// The page waits for the dialog: it is all there is to see.
 			return writeObservation(stdout, cfg, act.DialogObservation(d))
@@ -86,7 +85,7 @@ func snapshot(ctx context.Context, cfg *config, stdout io.Writer) error {
 // attachScreenshot takes the viewport (or the one taken alongside the
 // capture), annotates it, and records it: where --screenshot says, else a
 // new file in the temporary directory.
-func attachScreenshot(tab *chrome.Tab, cfg *config, obs *fuse.Observation, early *screenshot.Pending) error {
+func attachScreenshot(tab cliTab, cfg *config, obs *fuse.Observation, early *screenshot.Pending) error {
 	start := time.Now()
 	step := "Page.captureScreenshot (taken alongside the capture: the wait for it)"
 	if early == nil {

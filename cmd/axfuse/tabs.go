@@ -9,7 +9,6 @@ import (
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
-	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -75,7 +74,7 @@ func checkClose(cfg *config) error {
 // navCommand loads, goes back or forward in, or reloads the attached tab,
 // then prints its snapshot with the tab's session refs.
 func navCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
-	return withAttachedTab(ctx, cfg, func(b *chrome.Browser, tab *chrome.Tab) error {
+	return withAttachedTab(ctx, cfg, func(b cliBrowser, tab cliTab) error {
 		var err error
 		switch cfg.cmd {
 		case "open":
@@ -132,9 +131,9 @@ func dialogNote(s *act.Session, cfg *config, note string) (string, error) {
 
 // withAttachedTab attaches to the browser --cdp names and to the tab
 // --tab (or the endpoint) names, with its events (dialogs, loads).
-func withAttachedTab(ctx context.Context, cfg *config, f func(b *chrome.Browser, tab *chrome.Tab) error) error {
-	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
-		tab, err := b.CurrentTab()
+func withAttachedTab(ctx context.Context, cfg *config, f func(b cliBrowser, tab cliTab) error) error {
+	return withBrowser(ctx, cfg, func(b cliBrowser) error {
+		tab, err := b.AttachCurrentTab()
 		if err != nil {
 			return err
 		}
@@ -145,7 +144,7 @@ func withAttachedTab(ctx context.Context, cfg *config, f func(b *chrome.Browser,
 
 // tabsCommand lists the attached browser's page tabs.
 func tabsCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
-	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	return withBrowser(ctx, cfg, func(b cliBrowser) error {
 		pages, err := b.Pages()
 		if err != nil {
 			return err
@@ -186,12 +185,12 @@ func tabsCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
 
 // closeCommand closes the tab --tab names.
 func closeCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
-	return withBrowser(ctx, cfg, func(b *chrome.Browser) error {
+	return withBrowser(ctx, cfg, func(b cliBrowser) error {
 		pages, err := b.Pages()
 		if err != nil {
 			return err
 		}
-		p, err := chrome.SelectPage(pages, cfg.tab)
+		p, err := b.SelectPage(pages, cfg.tab)
 		if err != nil {
 			return err
 		}
