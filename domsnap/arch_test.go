@@ -5,13 +5,15 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestOnlyTheDriverReachesTheBrowser: chromedp and cdproto are reached only
-// by the Chrome driver (browser/chrome) and by programs (package main,
+// by the Chrome driver (browser/chrome, its capture engine and its
+// internal helpers) and by programs (package main,
 // which wire the driver to the rest). Every other package — the capture
 // types, the pure stages, the boundary's vocabulary (browser), act, the
 // MCP server and screenshots — builds without them, even indirectly: they
@@ -24,7 +26,7 @@ func TestOnlyTheDriverReachesTheBrowser(t *testing.T) {
 	checked := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		path, name, _ := strings.Cut(line, " ")
-		if name == "main" || path == "github.com/axfuse/axfuse/browser/chrome" {
+		if name == "main" || strings.HasPrefix(path, "github.com/axfuse/axfuse/browser/chrome") {
 			continue
 		}
 		checked[strings.TrimPrefix(path, "github.com/axfuse/axfuse/")] = true
@@ -129,6 +131,36 @@ func TestOraclesServeTestsAndCompareAlone(t *testing.T) {
 	}
 	if !found {
 		t.Error("nothing imports the oracles: compare should")
+	}
+}
+
+// TestTheDriverHasRooms: the Chrome driver's capture engine
+// (browser/chrome/capture) is a package apart, below the driver: it
+// imports the driver's shared CDP helpers but never the driver, which
+// reaches it through capture.Page; nothing but the driver imports the
+// engine, so captures reach the rest of the module only through the
+// driver's Tab.
+func TestTheDriverHasRooms(t *testing.T) {
+	const driver, engine, helpers = "browser/chrome", "browser/chrome/capture", "browser/chrome/internal/cdpcall"
+	imports := moduleImports(t)
+	if _, ok := imports[engine]; !ok {
+		t.Fatalf("no package %s", engine)
+	}
+	if !slices.Contains(imports[driver], engine) {
+		t.Errorf("the driver does not use the capture engine")
+	}
+	if !slices.Contains(imports[engine], helpers) {
+		t.Errorf("the capture engine does not call through %s", helpers)
+	}
+	for path, deps := range imports {
+		for _, dep := range deps {
+			switch {
+			case path == engine && strings.HasPrefix(dep, driver) && dep != helpers:
+				t.Errorf("the capture engine imports %s", dep)
+			case dep == engine && path != driver:
+				t.Errorf("%s imports the capture engine: captures come through the driver", path)
+			}
+		}
 	}
 }
 

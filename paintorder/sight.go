@@ -20,7 +20,7 @@ import (
 
 // Thresholds, chosen against the browser's own pixels (a text is seen
 // when making its colour transparent changes the screenshot by more than
-// 24 of 255 in some channel; see browser/chrome/pixels.go):
+// 24 of 255 in some channel; see browser/chrome/capture/pixels.go):
 //   - MinContrast: body text near 1.2:1 changes its pixels by about 22
 //     levels, under what the eye picks out; WCAG's lowest contrast for any
 //     text in use (placeholders, disabled labels) is far above it (2:1 and

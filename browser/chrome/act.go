@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -31,14 +32,14 @@ func (t *Tab) TargetID() string {
 func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 	var backend int64
 	err := t.callIn(session, "DOM.getNodeForLocation", func(ctx context.Context) error {
-		m, err := do(ctx, page.GetLayoutMetrics, cdp.Empty{})
+		m, err := cdpcall.Do(ctx, page.GetLayoutMetrics, cdp.Empty{})
 		if err != nil {
 			return err
 		}
 		if lv := m.CSSLayoutViewport; lv != nil {
 			x, y = x+lv.PageX, y+lv.PageY
 		}
-		res, err := do(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
+		res, err := cdpcall.Do(ctx, dom.GetNodeForLocation, dom.GetNodeForLocationParams{X: x, Y: y})
 		backend = int64(res.BackendNodeID)
 		return err
 	})
@@ -48,8 +49,8 @@ func (t *Tab) nodeAt(session context.Context, x, y int64) (int64, error) {
 // ScrollIntoView scrolls a node into view if it is not (its frame and the
 // frames around it).
 func (t *Tab) ScrollIntoView(n domsnap.Key) error {
-	return t.callIn(t.sessionFor(n.Frame), "DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
-		_, err := do(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
+	return t.callIn(t.frames.sessionFor(n.Frame), "DOM.scrollIntoViewIfNeeded", func(ctx context.Context) error {
+		_, err := cdpcall.Do(ctx, dom.ScrollIntoViewIfNeeded, dom.ScrollIntoViewIfNeededParams{BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }
@@ -98,7 +99,7 @@ func (t *Tab) Press(x, y float64, count int) error {
 	for c := 1; c <= count; c++ {
 		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
 			err := t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-				_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+				_, err := cdpcall.Do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 					Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: int64(c),
 				})
 				return err
@@ -114,7 +115,7 @@ func (t *Tab) Press(x, y float64, count int) error {
 // Hover moves the mouse to (x, y).
 func (t *Tab) Hover(x, y float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y})
+		_, err := cdpcall.Do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: x, Y: y})
 		return err
 	})
 }
@@ -122,7 +123,7 @@ func (t *Tab) Hover(x, y float64) error {
 // InsertText types text into the focused element, as an IME would.
 func (t *Tab) InsertText(text string) error {
 	return t.input("Input.insertText", func(ctx context.Context) error {
-		_, err := do(ctx, input.InsertText, input.InsertTextParams{Text: text})
+		_, err := cdpcall.Do(ctx, input.InsertText, input.InsertTextParams{Text: text})
 		return err
 	})
 }
@@ -145,7 +146,7 @@ func (t *Tab) Wheel(x, y, dy float64) error { return t.WheelXY(x, y, 0, dy) }
 // WheelXY turns the mouse wheel at (x, y) by (dx, dy) CSS px.
 func (t *Tab) WheelXY(x, y, dx, dy float64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := do(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaX: dx, DeltaY: dy})
+		_, err := cdpcall.Do(ctx, dispatchWheel, wheelEvent{Type: string(input.DispatchMouseEventTypeMouseWheel), X: x, Y: y, DeltaX: dx, DeltaY: dy})
 		return err
 	})
 }
@@ -156,25 +157,26 @@ func (t *Tab) WheelXY(x, y, dx, dy float64) error {
 // native drag, and the drop end gets dragenter, dragover and drop from
 // Input.dispatchDragEvent. html5 says which kind of drag it was.
 func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
-	if err := t.interceptDrags(true); err != nil {
+	d := htmlDrag{t: t}
+	if err := d.intercept(true); err != nil {
 		return false, err
 	}
-	defer t.interceptDrags(false)
+	defer d.intercept(false)
 	ctx, cancel := context.WithCancel(t.ctx)
 	defer cancel()
-	dragged := t.interceptedDrags(ctx)
+	d.listen(ctx)
 	if err := t.mouse(input.DispatchMouseEventTypeMouseMoved, x0, y0, 0); err != nil {
 		return false, err
 	}
 	if err := t.mouse(input.DispatchMouseEventTypeMousePressed, x0, y0, 1); err != nil {
 		return false, err
 	}
-	data, err := t.dragMoves(x0, y0, x1, y1, dragged)
+	data, err := d.moves(x0, y0, x1, y1)
 	if err != nil {
 		return false, err
 	}
 	if data != nil {
-		if err := t.dropAt(x1, y1, data); err != nil {
+		if err := d.dropAt(x1, y1, data); err != nil {
 			return true, err
 		}
 	}
@@ -184,24 +186,33 @@ func (t *Tab) Drag(x0, y0, x1, y1 float64) (html5 bool, err error) {
 // mouse sends one event of the left button (buttons: those held).
 func (t *Tab) mouse(typ input.DispatchMouseEventType, x, y float64, buttons int64) error {
 	return t.input("Input.dispatchMouseEvent", func(ctx context.Context) error {
-		_, err := do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
+		_, err := cdpcall.Do(ctx, input.DispatchMouseEvent, input.DispatchMouseEventParams{
 			Type: typ, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: buttons, ClickCount: 1,
 		})
 		return err
 	})
 }
 
-func (t *Tab) interceptDrags(on bool) error {
-	return t.call("Input.setInterceptDrags", func(ctx context.Context) error {
-		_, err := do(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: on})
+// htmlDrag is one Drag under way: its tab, and the data of the HTML5
+// drag the page started, once it does.
+type htmlDrag struct {
+	t       *Tab
+	dragged chan *input.DragData
+}
+
+// intercept turns the browser's drag interception on or off.
+func (d *htmlDrag) intercept(on bool) error {
+	return d.t.call("Input.setInterceptDrags", func(ctx context.Context) error {
+		_, err := cdpcall.Do(ctx, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: on})
 		return err
 	})
 }
 
-// interceptedDrags gives the data of the HTML5 drag the page starts, while
-// ctx lives (the first one; the browser waits for it to be dropped).
-func (t *Tab) interceptedDrags(ctx context.Context) <-chan *input.DragData {
+// listen keeps the data of the HTML5 drag the page starts, while ctx
+// lives (the first one; the browser waits for it to be dropped).
+func (d *htmlDrag) listen(ctx context.Context) {
 	dragged := make(chan *input.DragData, 1)
+	d.dragged = dragged
 	events := chromedp.Events(ctx, input.DragIntercepted)
 	go func() {
 		for e, err := range events {
@@ -214,28 +225,27 @@ func (t *Tab) interceptedDrags(ctx context.Context) <-chan *input.DragData {
 			}
 		}
 	}()
-	return dragged
 }
 
-// dragMoves moves the pressed mouse from (x0, y0) to (x1, y1) in steps,
+// moves moves the pressed mouse from (x0, y0) to (x1, y1) in steps,
 // and says whether the page started an HTML5 drag on the way (its data).
-func (t *Tab) dragMoves(x0, y0, x1, y1 float64, dragged <-chan *input.DragData) (*input.DragData, error) {
+func (d *htmlDrag) moves(x0, y0, x1, y1 float64) (*input.DragData, error) {
 	const steps = 10
 	var data *input.DragData
 	for i := 1; i <= steps && data == nil; i++ {
 		f := float64(i) / steps
-		if err := t.mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
+		if err := d.t.mouse(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, 1); err != nil {
 			return nil, err
 		}
 		select {
-		case data = <-dragged:
+		case data = <-d.dragged:
 		default:
 		}
 	}
 	if data == nil {
 		// The event can trail the move that started the drag.
 		select {
-		case data = <-dragged:
+		case data = <-d.dragged:
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -243,10 +253,10 @@ func (t *Tab) dragMoves(x0, y0, x1, y1 float64, dragged <-chan *input.DragData) 
 }
 
 // dropAt ends an HTML5 drag at (x, y): enter, over, drop.
-func (t *Tab) dropAt(x, y float64, data *input.DragData) error {
+func (d *htmlDrag) dropAt(x, y float64, data *input.DragData) error {
 	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
-		err := t.input("Input.dispatchDragEvent", func(ctx context.Context) error {
-			_, err := do(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: x, Y: y, Data: data})
+		err := d.t.input("Input.dispatchDragEvent", func(ctx context.Context) error {
+			_, err := cdpcall.Do(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: x, Y: y, Data: data})
 			return err
 		})
 		if err != nil {
@@ -260,7 +270,7 @@ func (t *Tab) dropAt(x, y float64, data *input.DragData) error {
 // the page's request is kept for OpenedFileChooser instead.
 func (t *Tab) InterceptFileChoosers() error {
 	return t.call("Page.setInterceptFileChooserDialog", func(ctx context.Context) error {
-		_, err := do(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true})
+		_, err := cdpcall.Do(ctx, page.SetInterceptFileChooserDialog, page.SetInterceptFileChooserDialogParams{Enabled: true})
 		return err
 	})
 }
@@ -271,8 +281,8 @@ func (t *Tab) OpenedFileChooser() *browser.FileChooser { return t.chooser.Load()
 // SetFiles gives a file input its files (absolute paths on the browser's
 // machine).
 func (t *Tab) SetFiles(n domsnap.Key, files []string) error {
-	return t.callIn(t.sessionFor(n.Frame), "DOM.setFileInputFiles", func(ctx context.Context) error {
-		_, err := do(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
+	return t.callIn(t.frames.sessionFor(n.Frame), "DOM.setFileInputFiles", func(ctx context.Context) error {
+		_, err := cdpcall.Do(ctx, dom.SetFileInputFiles, dom.SetFileInputFilesParams{Files: files, BackendNodeID: cdp.BackendNodeID(n.Backend)})
 		return err
 	})
 }

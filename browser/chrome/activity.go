@@ -3,10 +3,10 @@ package chrome
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -61,40 +61,30 @@ func (t *Tab) Since(mark int) (errors, opened []string) {
 	return errors, opened
 }
 
-// watchActivity records uncaught exceptions, console.error calls and the
+// watch records uncaught exceptions, console.error calls and the
 // tabs this one opens (window.open, target=_blank).
-func (t *Tab) watchActivity() {
-	on(t.ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
+func (a *activity) watch(ctx context.Context, tab string) {
+	on(ctx, runtime.ExceptionThrown, func(ev runtime.EventExceptionThrown) {
 		if ev.ExceptionDetails != nil {
-			t.act.add(&t.act.errors, "uncaught "+oneLine(exceptionText(ev.ExceptionDetails)))
+			a.add(&a.errors, "uncaught "+cdpcall.OneLine(cdpcall.ExceptionText(ev.ExceptionDetails)))
 		}
 	})
-	on(t.ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
+	on(ctx, runtime.ConsoleAPICalled, func(ev runtime.EventConsoleAPICalled) {
 		if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
 			return
 		}
-		t.act.add(&t.act.errors, "console.error: "+oneLine(consoleText(ev.Args)))
+		a.add(&a.errors, "console.error: "+cdpcall.OneLine(consoleText(ev.Args)))
 	})
 	seen := sync.Map{}
-	on(t.ctx, target.TargetCreated, func(ev target.EventTargetCreated) {
+	on(ctx, target.TargetCreated, func(ev target.EventTargetCreated) {
 		in := ev.TargetInfo
-		if in == nil || in.Type != "page" || string(in.OpenerID) != t.TargetID() {
+		if in == nil || in.Type != "page" || string(in.OpenerID) != tab {
 			return
 		}
 		if _, dup := seen.LoadOrStore(in.TargetID, true); !dup {
-			t.act.add(&t.act.opened, string(in.TargetID))
+			a.add(&a.opened, string(in.TargetID))
 		}
 	})
-}
-
-// oneLine keeps the first line of a message, at most 300 bytes: the
-// page writes it, and an answer has room for a line.
-func oneLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
 }
 
 // Describe reads the URL and title of tabs by target id (ones that closed
@@ -139,7 +129,7 @@ func (b *Browser) AttachTab(id string) (*Tab, error) {
 // the new one in front).
 func (t *Tab) BringToFront() error {
 	return t.call("Page.bringToFront", func(ctx context.Context) error {
-		_, err := do(ctx, page.BringToFront, cdp.Empty{})
+		_, err := cdpcall.Do(ctx, page.BringToFront, cdp.Empty{})
 		return err
 	})
 }

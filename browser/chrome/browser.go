@@ -1,9 +1,13 @@
-// Package chrome is the browser side of domsnap: it launches headless
-// Chromium or attaches to a running browser over CDP (chromedp), navigates,
-// and captures a page into a plain domsnap.Capture.
+// Package chrome is the Chrome driver: it launches headless Chromium or
+// attaches to a running browser over CDP (chromedp), and drives its tabs:
+// lifecycle, endpoints and contexts, out-of-process frame sessions,
+// navigation, guarded input and the wait after it, dialogs, logs,
+// screenshots and hit tests. A tab's captures are made by its capture
+// engine (package capture), which reaches the tab only through
+// capture.Page; the calls both make are in internal/cdpcall.
 //
-// It is one of the few packages that talk to the browser; everything after
-// the capture is pure Go on recorded data.
+// With its engine it is the only package that talks to the browser;
+// everything after the capture is pure Go on recorded data.
 package chrome
 
 import (
@@ -23,11 +27,12 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/capture"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -294,51 +299,23 @@ type Tab struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	browser *Browser
-	// dialog is the JavaScript dialog open on the page, nil when none.
-	dialog atomic.Pointer[browser.Dialog]
-	// dialogOpened is closed when a dialog opens, and replaced by an open
-	// channel when it closes: calls waiting on the page give up on it.
-	dialogMu     sync.Mutex
-	dialogOpened chan struct{}
+	// dialog is the JavaScript dialog open on the page, if any.
+	dialog dialogState
 	// settle follows what an action caused, for the wait after it.
 	settle *settleTracker
 	// shot is the last screenshot, given again while nothing repainted.
 	shot lastShot
-	// small is the document last found small (viewport.go), nil for none.
-	small atomic.Pointer[smallDoc]
-	// memo is what the last viewport capture fetched, for an incremental
-	// one (incremental.go); memoTok names it in the page.
-	memo     atomic.Pointer[viewMemo]
-	memoLost atomic.Pointer[string] // why the last capture kept no memo
-	// quiet is the last capture, for reuse while nothing changes (quiet.go).
-	quiet      atomic.Pointer[quietMemo]
-	quietLost  atomic.Pointer[string] // why the last capture left none
-	quietNever atomic.Pointer[neverQuiet]
-	perfOn     atomic.Bool
-	memoOnce   sync.Once
-	memoTok    string
-	// afterPass, set by tests only, runs between a viewport pass and the
-	// calls that follow it (a navigation there must not mix documents).
-	afterPass func()
-	// beforePass, set by tests only, runs once the AX nodes the quiet
-	// check named were answered, before the pass.
-	beforePass func()
+	// eng is the tab's capture engine, with its caches (package capture).
+	eng *capture.Engine
 	// chooser is the file chooser an action opened, once interception is on.
 	chooser atomic.Pointer[browser.FileChooser]
-	// attached holds the sessions on out-of-process iframes, by target id;
-	// routes says which session holds each frame (see frames.go).
-	framesMu sync.Mutex
-	attached map[string]*session
-	routes   atomic.Pointer[routes]
+	// frames holds the sessions on out-of-process iframes and says which
+	// session holds each frame (frames.go).
+	frames frameRouter
 	// gone ends every call in flight when the renderer crashes or the tab
 	// is closed under us; why says which.
 	gone    context.Context
 	setGone context.CancelCauseFunc
-	// world is axfuse's isolated world in the top frame's current document
-	// (worldLoader), for the viewport pass.
-	worldMu     sync.Mutex
-	world       runtime.ExecutionContextID
-	worldLoader string
 	// target is the tab's target id when its session is a lean one.
 	target string
 	// guardWorlds: the isolated worlds input guards run in (guard.go).
@@ -352,6 +329,8 @@ type Tab struct {
 func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
 	t := &Tab{ctx: ctx, cancel: cancel, browser: b}
 	t.gone, t.setGone = context.WithCancelCause(context.Background())
+	t.frames.t = t
+	t.eng = capture.New(enginePage{t}, capture.Options{FrameDepth: b.frameDepth(), CallTimeout: b.opts.callTimeout(), Scale: b.emulatedScale()})
 	return t
 }
 
@@ -483,11 +462,11 @@ func (t *Tab) init(setViewport bool) error {
 	err := bounded(t.browser.opts.callTimeout(), func() error {
 		if !setViewport {
 			// An attached tab keeps whatever viewport its owner gave it.
-			_, err := do(ctx, page.GetFrameTree, cdp.Empty{})
+			_, err := cdpcall.Do(ctx, page.GetFrameTree, cdp.Empty{})
 			return err
 		}
 		o := t.browser.opts
-		_, err := do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		_, err := cdpcall.Do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
 			Width: int64(o.Width), Height: int64(o.Height), DeviceScaleFactor: o.Scale,
 		})
 		return err
@@ -503,8 +482,8 @@ func (t *Tab) init(setViewport bool) error {
 	}
 	t.watchPage()
 	t.watchSettle()
-	t.watchActivity()
-	t.watchLog()
+	t.act.watch(ctx, t.TargetID())
+	t.log.watch(ctx)
 	if err := t.bootGuard(ctx); err != nil {
 		return fmt.Errorf("arming the input guard's first listeners: %w", err)
 	}
@@ -526,10 +505,10 @@ func (t *Tab) watchPage() {
 		switch ev := ev.(type) {
 		case *page.EventJavascriptDialogOpening:
 			t.dialog.Store(&browser.Dialog{Type: string(ev.Type), Message: ev.Message, DefaultPrompt: ev.DefaultPrompt})
-			t.signalDialog(true)
+			t.dialog.signal(true)
 		case *page.EventJavascriptDialogClosed:
 			t.dialog.Store(nil)
-			t.signalDialog(false)
+			t.dialog.signal(false)
 		}
 	})
 	on(t.ctx, page.FileChooserOpened, func(ev page.EventFileChooserOpened) {
@@ -557,51 +536,15 @@ func (t *Tab) OpenDialog() *browser.Dialog { return t.dialog.Load() }
 func (t *Tab) AnswerDialog(accept bool, text string) error {
 	answered := t.dialog.Load()
 	err := t.call("Page.handleJavaScriptDialog", func(ctx context.Context) error {
-		_, err := do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
+		_, err := cdpcall.Do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
 		return err
 	})
 	// The page may open its next dialog before this answer comes back (an
 	// alert loop): only the dialog answered is forgotten.
 	if err == nil && answered != nil && t.dialog.CompareAndSwap(answered, nil) {
-		t.signalDialog(false)
+		t.dialog.signal(false)
 	}
 	return err
-}
-
-// signalDialog closes the dialog channel as a dialog opens, and gives a
-// fresh one once none is open.
-func (t *Tab) signalDialog(open bool) {
-	t.dialogMu.Lock()
-	defer t.dialogMu.Unlock()
-	switch {
-	case t.dialogOpened == nil:
-		t.dialogOpened = make(chan struct{})
-		if open {
-			close(t.dialogOpened)
-		}
-	case open:
-		select {
-		case <-t.dialogOpened:
-		default:
-			close(t.dialogOpened)
-		}
-	default:
-		select {
-		case <-t.dialogOpened:
-			t.dialogOpened = make(chan struct{})
-		default:
-		}
-	}
-}
-
-// dialogSignal is the channel closed while a dialog is open.
-func (t *Tab) dialogSignal() chan struct{} {
-	t.dialogMu.Lock()
-	defer t.dialogMu.Unlock()
-	if t.dialogOpened == nil {
-		t.dialogOpened = make(chan struct{})
-	}
-	return t.dialogOpened
 }
 
 // dialogProof are the calls that work, or must be made, while a dialog
@@ -638,7 +581,7 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 	}
 	var dialogCut atomic.Bool
 	if !dialogProof[step] && !strings.HasPrefix(step, "navigate to ") && !strings.HasPrefix(step, "Target.") {
-		sig := t.dialogSignal()
+		sig := t.dialog.opened()
 		select {
 		case <-sig:
 			return fmt.Errorf("%s: %w", step, browser.ErrDialogOpen)
@@ -739,7 +682,7 @@ func (t *Tab) historyStep(delta int64) error {
 	var want string
 	word := map[int64]string{-1: "back", 1: "forward"}[delta]
 	err := t.call("navigate "+word, func(ctx context.Context) error {
-		h, err := do(ctx, page.GetNavigationHistory, cdp.Empty{})
+		h, err := cdpcall.Do(ctx, page.GetNavigationHistory, cdp.Empty{})
 		if err != nil {
 			return err
 		}
@@ -752,7 +695,7 @@ func (t *Tab) historyStep(delta int64) error {
 		}
 		to := h.Entries[k]
 		want = to.URL
-		_, err = do(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: to.ID})
+		_, err = cdpcall.Do(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: to.ID})
 		return err
 	})
 	if err != nil {
@@ -835,3 +778,48 @@ const blockedHint = "the page answers nothing: a script that does not yield, or 
 
 // Unwrap lets errors.Is(err, context.DeadlineExceeded) hold.
 func (e *DeadlineError) Unwrap() error { return context.DeadlineExceeded }
+
+// dialogState is the JavaScript dialog open on the page (nil when none)
+// and a channel closed while one is open, replaced by an open channel
+// when it closes: calls waiting on the page give up on it.
+type dialogState struct {
+	atomic.Pointer[browser.Dialog]
+	mu     sync.Mutex
+	openCh chan struct{}
+}
+
+// signal closes the dialog channel as a dialog opens, and gives a
+// fresh one once none is open.
+func (d *dialogState) signal(open bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.openCh == nil:
+		d.openCh = make(chan struct{})
+		if open {
+			close(d.openCh)
+		}
+	case open:
+		select {
+		case <-d.openCh:
+		default:
+			close(d.openCh)
+		}
+	default:
+		select {
+		case <-d.openCh:
+			d.openCh = make(chan struct{})
+		default:
+		}
+	}
+}
+
+// opened is the channel closed while a dialog is open.
+func (d *dialogState) opened() chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.openCh == nil {
+		d.openCh = make(chan struct{})
+	}
+	return d.openCh
+}

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/capture"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -31,7 +33,7 @@ var guardBootJS string
 // name.
 func (t *Tab) bootGuard(session context.Context) error {
 	return t.callIn(session, "Page.addScriptToEvaluateOnNewDocument", func(ctx context.Context) error {
-		_, err := do(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		_, err := cdpcall.Do(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
 			Source: guardBootJS, WorldName: "axfuse", RunImmediately: new(true),
 		})
 		return err
@@ -116,7 +118,7 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 	if spec.Seen != nil {
 		opts["seen"] = spec.Seen[:]
 	}
-	lvl, res, err := t.armOne(t.sessionFor(spec.Node.Frame), spec.Node, opts)
+	lvl, res, err := t.armOne(t.frames.sessionFor(spec.Node.Frame), spec.Node, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +129,7 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 	g.levels = append(g.levels, lvl)
 	child := spec.Node.Frame
 	for _, parent := range spec.Parents {
-		ps := t.sessionFor(parent)
+		ps := t.frames.sessionFor(parent)
 		owner, err := t.frameOwner(ps, child)
 		if err != nil {
 			g.Finish()
@@ -158,66 +160,23 @@ func (t *Tab) armOne(session context.Context, n domsnap.Key, opts map[string]any
 	lvl := armedGuard{session: session}
 	var res armResult
 	err := t.callIn(session, "arm the input guard", func(ctx context.Context) error {
-		obj, err := t.resolveInWorld(ctx, session, n)
+		obj, err := t.guardWorlds.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
 		lvl.object = obj
-		return callFunction(ctx, obj, guardJS, &res, opts)
+		return cdpcall.CallFunction(ctx, obj, guardJS, &res, opts)
 	})
 	lvl.token = res.Token
 	return lvl, res, err
 }
 
-// callFunction calls fn (a function declaration, this: the object) with
-// JSON arguments, awaits a promise it returns, and decodes the result's
-// value into out (nil: ignored).
-func callFunction(ctx context.Context, obj runtime.RemoteObjectID, fn string, out any, args ...any) error {
-	cargs := make([]*runtime.CallArgument, len(args))
-	for i, a := range args {
-		v, err := json.Marshal(a)
-		if err != nil {
-			return err
-		}
-		cargs[i] = &runtime.CallArgument{Value: v}
-	}
-	r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: fn, ObjectID: obj, Arguments: cargs, AwaitPromise: new(true), ReturnByValue: new(true),
-	})
-	if err != nil {
-		return err
-	}
-	if r.ExceptionDetails != nil {
-		return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
-	}
-	if out != nil && r.Result != nil && len(r.Result.Value) > 0 {
-		return json.Unmarshal(r.Result.Value, out)
-	}
-	return nil
-}
-
 // resolveInWorld gives the element's object in axfuse's isolated world of
 // its frame, making the world when the frame has none (or a dead one).
-func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n domsnap.Key) (runtime.RemoteObjectID, error) {
-	for fresh := false; ; fresh = true {
-		world, made, err := t.frameWorld(ctx, session, n.Frame, fresh)
-		if err != nil {
-			return "", err
-		}
-		fresh = fresh || made
-		obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), ExecutionContextID: world})
-		switch {
-		case err == nil && obj.Object != nil && obj.Object.ObjectID != "":
-			return obj.Object.ObjectID, nil
-		case !fresh:
-			// The frame's document was replaced (a reload keeps the frame
-			// id): the stored world is of the old one.
-			continue
-		case err != nil:
-			return "", err
-		}
-		return "", fmt.Errorf("node %d is gone", n.Backend)
-	}
+func (w *guardWorlds) resolveInWorld(ctx context.Context, session context.Context, n domsnap.Key) (runtime.RemoteObjectID, error) {
+	return cdpcall.ResolveInWorld(ctx, n.Backend, func(fresh bool) (runtime.ExecutionContextID, bool, error) {
+		return w.frameWorld(ctx, session, n.Frame, fresh)
+	})
 }
 
 // frameWorld is axfuse's isolated world of the frame, made once per
@@ -225,16 +184,16 @@ func (t *Tab) resolveInWorld(ctx context.Context, session context.Context, n dom
 // for a fresh one or none is kept. A world kept may be of a document the
 // frame has since replaced: a caller whose call fails there asks again
 // with fresh.
-func (t *Tab) frameWorld(ctx, session context.Context, frame string, fresh bool) (world runtime.ExecutionContextID, made bool, err error) {
+func (w *guardWorlds) frameWorld(ctx, session context.Context, frame string, fresh bool) (world runtime.ExecutionContextID, made bool, err error) {
 	key := fmt.Sprintf("%p|%s", session, frame)
-	if world = t.guardWorlds.get(key); world != 0 && !fresh {
+	if world = w.get(key); world != 0 && !fresh {
 		return world, false, nil
 	}
-	r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(frame), WorldName: "axfuse"})
+	r, err := cdpcall.Do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(frame), WorldName: "axfuse"})
 	if err != nil {
 		return 0, false, fmt.Errorf("Page.createIsolatedWorld: %w", err)
 	}
-	t.guardWorlds.set(key, r.ExecutionContextID)
+	w.set(key, r.ExecutionContextID)
 	return r.ExecutionContextID, true, nil
 }
 
@@ -257,7 +216,7 @@ func (g *guard) Peek() (browser.Verdict, error) { return g.read(true) }
 // decodes its result into out (nil: ignored).
 func (g *guard) Run(step, fn string, out any, args ...any) error {
 	return g.t.callIn(g.elem.session, step, func(ctx context.Context) error {
-		return callFunction(ctx, g.elem.object, fn, out, args...)
+		return cdpcall.CallFunction(ctx, g.elem.object, fn, out, args...)
 	})
 }
 
@@ -275,7 +234,7 @@ func (g *guard) read(keep bool) (browser.Verdict, error) {
 			Box     [4]float64            `json:"box"`
 		}
 		err := g.t.callIn(lvl.session, "read the input guard", func(ctx context.Context) error {
-			return callFunction(ctx, lvl.object, finishJS, &raw, lvl.token, keep)
+			return cdpcall.CallFunction(ctx, lvl.object, finishJS, &raw, lvl.token, keep)
 		})
 		if err != nil {
 			if firstErr == nil {
@@ -300,13 +259,13 @@ func (g *guard) read(keep bool) (browser.Verdict, error) {
 // RunOn calls fn (this: the node's element) in axfuse's isolated world of
 // the node's frame and decodes its result into out (nil: ignored).
 func (t *Tab) RunOn(n domsnap.Key, step, fn string, out any, args ...any) error {
-	session := t.sessionFor(n.Frame)
+	session := t.frames.sessionFor(n.Frame)
 	return t.callIn(session, step, func(ctx context.Context) error {
-		obj, err := t.resolveInWorld(ctx, session, n)
+		obj, err := t.guardWorlds.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
-		return callFunction(ctx, obj, fn, out, args...)
+		return cdpcall.CallFunction(ctx, obj, fn, out, args...)
 	})
 }
 
@@ -314,29 +273,29 @@ func (t *Tab) RunOn(n domsnap.Key, step, fn string, out any, args ...any) error 
 // names the element it returns, with its centre in the frame's viewport;
 // ok false when fn returns no element.
 func (t *Tab) ElementOn(n domsnap.Key, step, fn string, arg string) (found domsnap.Key, center [2]float64, ok bool, err error) {
-	session := t.sessionFor(n.Frame)
+	session := t.frames.sessionFor(n.Frame)
 	err = t.callIn(session, step, func(ctx context.Context) error {
-		obj, err := t.resolveInWorld(ctx, session, n)
+		obj, err := t.guardWorlds.resolveInWorld(ctx, session, n)
 		if err != nil {
 			return err
 		}
 		v, _ := json.Marshal(arg)
-		r, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: v}}})
+		r, err := cdpcall.Do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{FunctionDeclaration: fn, ObjectID: obj, Arguments: []*runtime.CallArgument{{Value: v}}})
 		if err != nil {
 			return err
 		}
 		if r.ExceptionDetails != nil {
-			return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+			return fmt.Errorf("%s", cdpcall.ExceptionText(r.ExceptionDetails))
 		}
 		if r.Result == nil || r.Result.ObjectID == "" || r.Result.Subtype != "node" {
 			return nil
 		}
-		d, err := do(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: r.Result.ObjectID})
+		d, err := cdpcall.Do(ctx, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: r.Result.ObjectID})
 		if err != nil || d.Node == nil {
 			return err
 		}
 		const centre = `function () { const r = this.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`
-		if err := callFunction(ctx, r.Result.ObjectID, centre, &center); err != nil {
+		if err := cdpcall.CallFunction(ctx, r.Result.ObjectID, centre, &center); err != nil {
 			return err
 		}
 		found, ok = domsnap.Key{Frame: n.Frame, Backend: int64(d.Node.BackendNodeID)}, true
@@ -348,14 +307,14 @@ func (t *Tab) ElementOn(n domsnap.Key, step, fn string, arg string) (found domsn
 // AXRoleName reads a node's role and name from the browser's
 // accessibility tree now.
 func (t *Tab) AXRoleName(n domsnap.Key) (role, name string, err error) {
-	err = t.callIn(t.sessionFor(n.Frame), "Accessibility.getPartialAXTree", func(ctx context.Context) error {
-		res, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), FetchRelatives: new(false)})
+	err = t.callIn(t.frames.sessionFor(n.Frame), "Accessibility.getPartialAXTree", func(ctx context.Context) error {
+		res, err := cdpcall.Do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: cdp.BackendNodeID(n.Backend), FetchRelatives: new(false)})
 		if err != nil {
 			return err
 		}
 		for _, a := range res.Nodes {
 			if a != nil && int64(a.BackendDOMNodeID) == n.Backend {
-				role, name = valueString(a.Role), valueString(a.Name)
+				role, name = capture.ValueString(a.Role), capture.ValueString(a.Name)
 				return nil
 			}
 		}

@@ -1,17 +1,27 @@
 package chrome
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
+)
 
 // EvaluateNodes evaluates expr, an array of nodes or nulls, in the
 // top-level document's page world, and gives each node's backend id (0:
 // none), in one round trip. It serves the oracles (package oracle: which
 // element is at a point) the model is judged against.
 func (t *Tab) EvaluateNodes(step, expr string) ([]int64, error) {
-	raw, err := t.evaluateDeep(step, expr, 2, false)
+	var raw []byte
+	err := t.call(step, func(ctx context.Context) error {
+		var err error
+		raw, err = cdpcall.EvaluateDeep(ctx, expr, 2, false)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	var items []serialized
+	var items []cdpcall.Serialized
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, err
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/internal/testkit/ci"
-	"github.com/chromedp/cdproto/accessibility"
 )
 
 // An incremental step: what changes the page, and whether the capture
@@ -77,13 +76,7 @@ func inputStep(name, sel string, hover bool, want int) incStep {
 // record of changes stay as they were.
 func captureWhole(t *testing.T, tab *Tab, o browser.CaptureOptions) *domsnap.Capture {
 	t.Helper()
-	tab.memoToken()
-	saved, token, quiet := tab.memo.Load(), tab.memoTok, tab.quiet.Load()
-	tab.memoTok = token + "-whole"
-	tab.memo.Store(nil)
-	defer func() { tab.memoTok = token; tab.memo.Store(saved); tab.quiet.Store(quiet) }()
-	o.Fresh = true
-	c, err := tab.CaptureWith(o)
+	c, err := tab.eng.CaptureAfresh(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +390,7 @@ func BenchmarkIncrementalCapture(b *testing.B) {
 				b.StopTimer()
 				change()
 				if kind == "whole" {
-					tab.memo.Store(nil)
+					tab.eng.ForgetMemo()
 				}
 				b.StartTimer()
 				start := time.Now()
@@ -514,36 +507,6 @@ func TestIncrementalCaptureOnTheCorpus(t *testing.T) {
 	}
 }
 
-// TestNoMemoWithoutSettleCounts: a capture made while settle.js's counts
-// could not be read (a loaded machine, a busy page) keeps no memo, so the
-// next capture cannot take the counts' arrival for a shadow root attached,
-// and says why it walked everything.
-func TestNoMemoWithoutSettleCounts(t *testing.T) {
-	frames := []frameInfo{{loader: "L1"}}
-	c := &domsnap.Capture{Documents: []domsnap.Document{{Nodes: []domsnap.Node{{Type: domsnap.DocumentNode, Backend: 1}}}}}
-	res := &viewResult{Gen: 3, Docs: make([]viewDoc, 1)}
-	for _, tc := range []struct {
-		name       string
-		kept, next int64
-		why        string
-	}{
-		{"counts read both times", 0, 0, ""},
-		{"a shadow root attached in between", 0, 1, "a shadow root attached or a constructed style sheet edited"},
-		{"counts unknown at the last capture", -1, 0, "settle.js's counts unknown at the last capture"},
-		{"counts unknown now", 0, -1, "settle.js's counts unknown"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tab := &Tab{}
-			next := &viewMemo{ax: map[int64][]*accessibility.Node{}}
-			tab.keepMemo(c, next, frames, 0, 0, res, tc.kept)
-			m, why := tab.memoFor(frames, 0, 0, tc.next)
-			if why != tc.why || (m != nil) != (tc.why == "") {
-				t.Errorf("memo %v, why %q; want why %q", m != nil, why, tc.why)
-			}
-		})
-	}
-}
-
 // median of xs (which it sorts).
 func median(xs []float64) float64 {
 	slices.Sort(xs)
@@ -593,14 +556,14 @@ func TestChangeBetweenQuietCheckAndPass(t *testing.T) {
 	} {
 		change(cell + `.textContent = ` + cell + `.textContent === 'paid' ? 'refunded' : 'paid'`)
 		ran := false
-		tab.beforePass = func() {
+		tab.eng.SetPassHooks(func() {
 			ran = true
 			if tc.between != "" {
 				change(tc.between)
 			}
-		}
+		}, nil)
 		c, err := tab.CaptureWith(o)
-		tab.beforePass = nil
+		tab.eng.SetPassHooks(nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -638,7 +601,7 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 			t.Fatal(err)
 		}
 		fired := false
-		tab.afterPass = func() {
+		tab.eng.SetPassHooks(nil, func() {
 			if fired {
 				return
 			}
@@ -654,9 +617,9 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			t.Errorf("the page never reached %s", next)
-		}
+		})
 		c, err := tab.CaptureWith(o)
-		tab.afterPass = nil
+		tab.eng.SetPassHooks(nil, nil)
 		if !fired {
 			t.Fatalf("%s: the pass never ran", next)
 		}

@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/axfuse/axfuse/internal/keys"
 	"github.com/chromedp/cdproto/input"
 )
@@ -63,7 +64,7 @@ func (t *Tab) dispatchKey(typ input.DispatchKeyEventType, k keys.Key, mask int) 
 		p.Text, p.UnmodifiedText = k.Text, k.Text
 	}
 	return t.input("Input.dispatchKeyEvent", func(ctx context.Context) error {
-		_, err := do(ctx, input.DispatchKeyEvent, p)
+		_, err := cdpcall.Do(ctx, input.DispatchKeyEvent, p)
 		return err
 	})
 }

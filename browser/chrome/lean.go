@@ -13,8 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/cdproto"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -26,20 +26,8 @@ import (
 // chromedp's attach enables eleven domains one round trip at a time (DOM
 // and CSS among them: 25 ms on a small page, up to 190 ms on a long one)
 // before the first command; a one-shot observation needs none of them.
-// Commands of the tab go through do, which picks the lean session when the
-// context carries one.
-
-// leanKey marks a context whose commands go to a lean session; a nil value
-// (an out-of-process frame's chromedp session under a lean tab) means none.
-type leanKey struct{}
-
-// do runs a command on the session of ctx: a lean one, or chromedp's.
-func do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, error) {
-	if s, ok := ctx.Value(leanKey{}).(*leanSession); ok && s != nil {
-		return cdp.Call(ctx, s, cmd, params)
-	}
-	return chromedp.Call(ctx, cmd, params)
-}
+// Commands of the tab go through cdpcall.Do, which picks the lean session
+// when the context carries one (cdpcall.WithSession).
 
 // A leanSession is the page's own session on a lean socket (id "") or a
 // flattened session on the same socket, attached to one of the page's
@@ -204,7 +192,7 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 		}
 		return nil, fmt.Errorf("attaching to the tab: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(b.ctx, leanKey{}, s))
+	ctx, cancel := context.WithCancel(cdpcall.WithSession(b.ctx, s))
 	t := newTab(ctx, func() { cancel(); s.close(browser.ErrConnectionClosed) }, b)
 	t.target = string(id)
 	go func() {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -86,27 +87,27 @@ func (t *Tab) Requests() []browser.Request {
 	return out
 }
 
-// watchLog records console calls, exceptions and requests. It listens in
+// watch records console calls, exceptions and requests. It listens in
 // the order events arrive: with one goroutine per event type, a response
 // could be handled before its request was recorded, and its status lost
 // (a 404 then read as unanswered). The handlers only take a lock and append.
-func (t *Tab) watchLog() {
-	chromedp.Listen(t.ctx, func(ev any) {
+func (l *pageLog) watch(ctx context.Context) {
+	chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
-			t.log.consoleCalled(ev)
+			l.consoleCalled(ev)
 		case *runtime.EventExceptionThrown:
 			if d := ev.ExceptionDetails; d != nil {
-				t.log.addConsole(browser.ConsoleMessage{Level: "exception", Text: oneLine(exceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
+				l.addConsole(browser.ConsoleMessage{Level: "exception", Text: cdpcall.OneLine(cdpcall.ExceptionText(d)), Source: fmt.Sprintf("%s:%d", d.URL, d.LineNumber+1)})
 			}
 		case *network.EventRequestWillBeSent:
-			t.log.requestSent(ev)
+			l.requestSent(ev)
 		case *network.EventResponseReceived:
 			if ev.Response != nil {
-				t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.Response.Status) })
+				l.update(string(ev.RequestID), func(r *browser.Request) { r.Status = int(ev.Response.Status) })
 			}
 		case *network.EventLoadingFailed:
-			t.log.update(string(ev.RequestID), func(r *browser.Request) { r.Failed = ev.ErrorText })
+			l.update(string(ev.RequestID), func(r *browser.Request) { r.Failed = ev.ErrorText })
 		}
 	})
 }
@@ -117,7 +118,7 @@ func (l *pageLog) consoleCalled(ev *runtime.EventConsoleAPICalled) {
 		f := ev.StackTrace.CallFrames[0]
 		src = fmt.Sprintf("%s:%d", f.URL, f.LineNumber+1)
 	}
-	l.addConsole(browser.ConsoleMessage{Level: string(ev.Type), Text: oneLine(consoleText(ev.Args)), Source: src})
+	l.addConsole(browser.ConsoleMessage{Level: string(ev.Type), Text: cdpcall.OneLine(consoleText(ev.Args)), Source: src})
 }
 
 func (l *pageLog) requestSent(ev *network.EventRequestWillBeSent) {
@@ -163,12 +164,12 @@ func (t *Tab) Evaluate(expression string) (string, error) {
 	var out string
 	err := t.call("Runtime.evaluate", func(ctx context.Context) error {
 		yes := true
-		r, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expression, ReturnByValue: &yes, AwaitPromise: &yes, UserGesture: &yes})
+		r, err := cdpcall.Do(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expression, ReturnByValue: &yes, AwaitPromise: &yes, UserGesture: &yes})
 		if err != nil {
 			return err
 		}
 		if r.ExceptionDetails != nil {
-			return errors.New("the expression threw: " + oneLine(exceptionText(r.ExceptionDetails)))
+			return errors.New("the expression threw: " + cdpcall.OneLine(cdpcall.ExceptionText(r.ExceptionDetails)))
 		}
 		switch {
 		case r.Result == nil:
@@ -195,7 +196,7 @@ func (t *Tab) Resize(width, height int) error {
 		if scale <= 0 {
 			scale = 1
 		}
-		_, err := do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: int64(width), Height: int64(height), DeviceScaleFactor: scale})
+		_, err := cdpcall.Do(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: int64(width), Height: int64(height), DeviceScaleFactor: scale})
 		return err
 	})
 }
@@ -205,7 +206,7 @@ func (t *Tab) PDF() ([]byte, error) {
 	var data []byte
 	err := t.call("Page.printToPDF", func(ctx context.Context) error {
 		yes := true
-		r, err := do(ctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &yes})
+		r, err := cdpcall.Do(ctx, page.PrintToPDF, page.PrintToPDFParams{PrintBackground: &yes})
 		if err != nil {
 			return err
 		}

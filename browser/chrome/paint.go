@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"sync"
 
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/page"
 )
@@ -99,14 +100,14 @@ func (t *Tab) CapturePNG(ctx context.Context) ([]byte, error) {
 // (tiled.go); at scale 1 it is not decoded.
 func (t *Tab) capturePNG(ctx context.Context) ([]byte, error) {
 	take := func() ([]byte, error) {
-		res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+		res, err := cdpcall.Do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
 		return res.Data, err
 	}
-	scale := t.emulatedScale()
+	scale := t.browser.emulatedScale()
 	if scale <= 1 {
 		return take()
 	}
-	return untiled(func() ([]byte, image.Image, error) {
+	return cdpcall.Untiled(func() ([]byte, image.Image, error) {
 		data, err := take()
 		if err != nil {
 			return nil, nil, err
@@ -121,9 +122,9 @@ func (t *Tab) capturePNG(ctx context.Context) ([]byte, error) {
 
 // emulatedScale is the device scale the tab's viewport is emulated at; 1
 // for an attached tab, whose owner's screen draws it.
-func (t *Tab) emulatedScale() float64 {
-	if t.browser.attached {
+func (b *Browser) emulatedScale() float64 {
+	if b.attached {
 		return 1
 	}
-	return t.browser.opts.Scale
+	return b.opts.Scale
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/page"
 )
@@ -37,7 +38,7 @@ func TestScreenshotIsReusedOnlyWhileNothingRepainted(t *testing.T) {
 	}
 	fresh := func(t *testing.T) []byte {
 		t.Helper()
-		res, err := do(tab.Context(), page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+		res, err := cdpcall.Do(tab.Context(), page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
 		if err != nil {
 			t.Fatal(err)
 		}

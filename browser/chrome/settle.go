@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -334,14 +335,14 @@ var errNotInstalled = errors.New("settle.js is not installed in this document")
 
 func (t *Tab) evaluateSettleWith(ctx context.Context, op, expression string, ps *pageState) error {
 	return t.callIn(ctx, "Runtime.evaluate (settle "+op+")", func(ctx context.Context) error {
-		res, err := do(ctx, runtime.Evaluate, runtime.EvaluateParams{
+		res, err := cdpcall.Do(ctx, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: expression, ReturnByValue: new(true), Silent: new(true),
 		})
 		if err != nil {
 			return err
 		}
 		if res.ExceptionDetails != nil {
-			return fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
+			return fmt.Errorf("script threw: %s", cdpcall.ExceptionText(res.ExceptionDetails))
 		}
 		if res.Result == nil || res.Result.Type != runtime.RemoteObjectTypeObject || res.Result.Subtype == runtime.RemoteObjectSubtypeNull {
 			return errNotInstalled

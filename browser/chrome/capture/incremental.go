@@ -1,11 +1,9 @@
-package chrome
+package capture
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -77,11 +75,11 @@ type pageCounts struct {
 
 // countPage installs settle.js if need be and reads its counts, in the
 // background.
-func (t *Tab) countPage() *pageCounts {
+func (e *Engine) countPage() *pageCounts {
 	c := &pageCounts{ready: make(chan struct{})}
 	go func() {
 		defer close(c.ready)
-		c.wide, c.listenSeq = t.watchDOM()
+		c.wide, c.listenSeq = e.page.DOMCounts()
 	}()
 	return c
 }
@@ -91,13 +89,13 @@ func (c *pageCounts) wait() { <-c.ready }
 
 // memoToken names this Tab's memo in the page: another process acting on
 // the tab has its own isolated world, and its own numbers.
-func (t *Tab) memoToken() string {
-	t.memoOnce.Do(func() {
+func (e *Engine) memoToken() string {
+	e.memoOnce.Do(func() {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
-		t.memoTok = hex.EncodeToString(b[:])
+		e.memoTok = hex.EncodeToString(b[:])
 	})
-	return t.memoTok
+	return e.memoTok
 }
 
 // memoFor is the memo a viewport capture of frames may reuse, nil for
@@ -105,11 +103,11 @@ func (t *Tab) memoToken() string {
 // on the page do not matter: the memo's capture held one document, and a
 // frame that comes into view makes the pass walk everything.)
 // The second answer says why there is none ("" for a first capture).
-func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) (*viewMemo, string) {
-	m := t.memo.Load()
+func (e *Engine) memoFor(frames []frameInfo, margin float64, minElements int, wide int64) (*viewMemo, string) {
+	m := e.memo.Load()
 	switch {
 	case m == nil:
-		if why := t.memoLost.Load(); why != nil {
+		if why := e.memoLost.Load(); why != nil {
 			return nil, *why
 		}
 		return nil, ""
@@ -127,7 +125,7 @@ func (t *Tab) memoFor(frames []frameInfo, margin float64, minElements int, wide 
 
 // keepMemo keeps what a viewport capture of one document fetched, for the
 // next; anything else forgets it.
-func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, wide int64) {
+func (e *Engine) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, margin float64, minElements int, res *viewResult, wide int64) {
 	// One document of the tab's process; out-of-process frames in view
 	// (sub) are captured anew each time.
 	var lost string
@@ -146,11 +144,11 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 		lost = "settle.js's counts unknown at the last capture"
 	}
 	if lost != "" {
-		t.memo.Store(nil)
-		t.memoLost.Store(&lost)
+		e.memo.Store(nil)
+		e.memoLost.Store(&lost)
 		return
 	}
-	t.memoLost.Store(nil)
+	e.memoLost.Store(nil)
 	next.gen, next.loader, next.margin, next.minElements, next.share = res.Gen, frames[0].loader, margin, minElements, res.Share
 	next.wide = wide
 	next.nodes = make(map[int]viewNode, len(res.Docs[0].Nodes))
@@ -165,7 +163,7 @@ func (t *Tab) keepMemo(c *domsnap.Capture, next *viewMemo, frames []frameInfo, m
 			next.listeners[n.Backend] = n.Listeners
 		}
 	}
-	t.memo.Store(next)
+	e.memo.Store(next)
 }
 
 // axReuse is the last capture's AX answers, and the nodes that must be
@@ -231,7 +229,7 @@ const maxSpec = 64
 // nodes of memo's pass: the changed nodes and those below them, and of
 // their ancestors those the pass would ask again (see keepsAX: asking a
 // table's costs about as much as its rows).
-func (s *axSpec) start(t *Tab, memo *viewMemo) {
+func (s *axSpec) start(e *Engine, memo *viewMemo) {
 	if s == nil || s.gen != memo.gen {
 		return
 	}
@@ -249,7 +247,7 @@ func (s *axSpec) start(t *Tab, memo *viewMemo) {
 	s.done = make(chan struct{})
 	go func() {
 		defer close(s.done)
-		got := t.fetchAXQueries(ask, axNode)
+		got := e.fetchAXQueries(ask, axNode)
 		s.got = make(map[int64][]*accessibility.Node, len(ask))
 		for i, b := range ask {
 			if got[i] != nil {
@@ -327,10 +325,10 @@ func keepsAX(ns []*accessibility.Node, backend int64) bool {
 		if a == nil || int64(a.BackendDOMNodeID) != backend {
 			continue
 		}
-		if !reusableRoles[valueString(a.Role)] {
+		if !reusableRoles[ValueString(a.Role)] {
 			return false
 		}
-		if valueString(a.Name) != "" && nameSource(a.Name) != "attribute" {
+		if ValueString(a.Name) != "" && nameSource(a.Name) != "attribute" {
 			return false
 		}
 		for _, p := range a.Properties {
@@ -367,7 +365,7 @@ func holdsFrame(doc *domsnap.Document) bool {
 // nodes that may have changed are asked for their AX nodes and listeners.
 // rec is settle.js's listener record, asked with the pass; asked holds the
 // AX answers asked alongside it that stand (nil: none).
-func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord, before []frameInfo, asked map[int64][]*accessibility.Node) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+func (e *Engine) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts, memo *viewMemo, rec *listenRecord, before []frameInfo, asked map[int64][]*accessibility.Node) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
 	p.metrics, p.dpr = memo.metrics, memo.dpr
 	doc, vd := &docs[0], &res.Docs[0]
 	fresh, lfresh := map[int64]bool{}, map[int64]bool{}
@@ -390,18 +388,18 @@ func (t *Tab) viewPartsAgain(docs []domsnap.Document, res *viewResult, p *parts,
 	var others sync.WaitGroup // the calls besides the AX queries
 	var wide int64
 	var listened bool
-	others.Go(func() { next.listenSeq, wide, listened = t.listenersAgain(doc, memo, lfresh, rec, p) })
+	others.Go(func() { next.listenSeq, wide, listened = e.listenersAgain(doc, memo, lfresh, rec, p) })
 	if holdsFrame(doc) {
-		others.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
+		others.Go(func() { sub = e.captureFrameTargets(p, keptBackends(docs)) })
 	}
 	// The final same-document check goes out once every call of the
 	// capture was answered, while Go converts the AX answers (0.5-1 ms on
 	// the 5,000-row table), not after.
 	check := make(chan func() error, 1)
-	ax, nextAX := t.partialAX(plans, p, &axReuse{nodes: memo.ax, fresh: fresh, asked: asked}, func() {
+	ax, nextAX := e.partialAX(plans, p, &axReuse{nodes: memo.ax, fresh: fresh, asked: asked}, func() {
 		go func() {
 			others.Wait()
-			check <- t.sameDocumentSoon(before, p)
+			check <- e.sameDocumentSoon(before, p)
 		}()
 	})
 	next.ax = nextAX
@@ -426,7 +424,7 @@ func (e errMemoStale) Error() string { return "a shadow root was attached during
 // memo's, unless the node is new, an on* attribute of it changed, or the
 // page added or removed a target listener on it (settle.js counts them);
 // those are asked. It returns settle.js's count for the next capture.
-func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, rec *listenRecord, p *parts) (seq, wide int64, ok bool) {
+func (e *Engine) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[int64]bool, rec *listenRecord, p *parts) (seq, wide int64, ok bool) {
 	start := time.Now()
 	<-rec.ready
 	seq, lost, heard, wide, err := rec.seq, rec.lost, rec.heard, rec.wide, rec.err
@@ -446,7 +444,7 @@ func (t *Tab) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh map[i
 		}
 		setListeners(n, types)
 	}
-	found, err := t.askListeners(asks)
+	found, err := e.askListeners(asks)
 	ok = err == nil
 	step := fmt.Sprintf("listeners of kept nodes (%d queries, %d as at the last capture)", len(asks), len(byBackend)-len(asks))
 	if err != nil {
@@ -481,49 +479,11 @@ type listenRecord struct {
 }
 
 // askListened asks listenedSince(since) in the background.
-func (t *Tab) askListened(since int64) *listenRecord {
+func (e *Engine) askListened(since int64) *listenRecord {
 	r := &listenRecord{ready: make(chan struct{})}
 	go func() {
 		defer close(r.ready)
-		r.seq, r.lost, r.heard, r.wide, r.err = t.listenedSince(since)
+		r.seq, r.lost, r.heard, r.wide, r.err = e.page.Listened(since)
 	}()
 	return r
-}
-
-var errNoListenRecord = errors.New("settle.js keeps no listener record in this document")
-
-// listenedSince asks settle.js which nodes had target listeners added or
-// removed after its count since: the count now, whether some were lost
-// (more than it keeps), and their backend ids.
-func (t *Tab) listenedSince(since int64) (seq int64, lost bool, heard map[int64]bool, wide int64, err error) {
-	if t.settle == nil {
-		return 0, true, nil, -1, errNoListenRecord
-	}
-	key := t.settle.key
-	expr := fmt.Sprintf("window[%q] && window[%q].listened ? window[%q].listened(%d) : null", key, key, key, since)
-	var raw []byte
-	err = t.call("listeners added since the last capture", func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, pageCall)
-		defer cancel()
-		var err error
-		raw, err = t.evaluateDeepIn(ctx, expr, 2)
-		return err
-	})
-	if err != nil {
-		return 0, true, nil, -1, err
-	}
-	var top []serialized
-	var items []serialized
-	if json.Unmarshal(raw, &top) != nil || len(top) != 4 || json.Unmarshal(top[0].Value, &seq) != nil ||
-		json.Unmarshal(top[1].Value, &lost) != nil || json.Unmarshal(top[2].Value, &items) != nil || json.Unmarshal(top[3].Value, &wide) != nil {
-		return 0, true, nil, -1, errNoListenRecord
-	}
-	heard = map[int64]bool{}
-	for _, it := range items {
-		var n serializedNode
-		if it.Type == "node" && json.Unmarshal(it.Value, &n) == nil && n.Backend != 0 {
-			heard[n.Backend] = true
-		}
-	}
-	return seq, lost, heard, wide, nil
 }

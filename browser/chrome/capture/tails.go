@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"context"
@@ -33,13 +33,13 @@ const (
 
 // settleTails records in the capture what shows of each text in view a
 // hiding box cuts, with a timing step.
-func (t *Tab) settleTails(c *domsnap.Capture, g *layout.Geometry) {
+func (e *Engine) settleTails(c *domsnap.Capture, g *layout.Geometry) {
 	texts := layout.CutTexts(c, g, maxCutTexts)
 	if len(texts) == 0 {
 		return
 	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(t.ctx, tailsBudget)
+	ctx, cancel := context.WithTimeout(e.ctx(), tailsBudget)
 	defer cancel()
 	byDoc := map[int][]int{}
 	var docs []int
@@ -51,7 +51,7 @@ func (t *Tab) settleTails(c *domsnap.Capture, g *layout.Geometry) {
 	}
 	cut, failed := 0, 0
 	for _, d := range docs {
-		shown, err := t.askTails(ctx, c, d, texts, byDoc[d])
+		shown, err := e.askTails(ctx, c, d, texts, byDoc[d])
 		if err != nil {
 			failed += len(byDoc[d])
 			continue
@@ -72,14 +72,14 @@ func (t *Tab) settleTails(c *domsnap.Capture, g *layout.Geometry) {
 
 // askTails asks one document's texts (indexes into texts) in its frame's
 // isolated world: per text, nil when nothing of it is cut.
-func (t *Tab) askTails(ctx context.Context, c *domsnap.Capture, d int, texts []layout.CutText, ks []int) ([]*string, error) {
+func (e *Engine) askTails(ctx context.Context, c *domsnap.Capture, d int, texts []layout.CutText, ks []int) ([]*string, error) {
 	doc := &c.Documents[d]
 	backends := make([]int64, len(ks))
 	for j, k := range ks {
 		backends[j] = doc.Nodes[texts[k].Node].Backend
 	}
-	session := t.sessionFor(doc.FrameID)
-	objs := t.resolveAll(ctx, session, doc.FrameID, backends)
+	session := e.page.SessionFor(doc.FrameID)
+	objs := e.resolveAll(ctx, session, doc.FrameID, backends)
 	var clips [][4]float64
 	var args []*runtime.CallArgument
 	var found []int
@@ -98,7 +98,7 @@ func (t *Tab) askTails(ctx context.Context, c *domsnap.Capture, d int, texts []l
 	}
 	args = append([]*runtime.CallArgument{{Value: jsonValue(clips)}}, args...)
 	var shown []*string
-	err := t.pixelStep(ctx, session, "read the cut texts' characters", pixelStyleTimeout, func(ctx context.Context) error {
+	err := e.pixelStep(ctx, session, "read the cut texts' characters", pixelStyleTimeout, func(ctx context.Context) error {
 		return callObjects(ctx, objs[found[0]], tailsJS, args, &shown)
 	})
 	if err != nil {

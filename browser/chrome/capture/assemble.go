@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"encoding/json"
@@ -244,8 +244,8 @@ func convertAX(nodes []*accessibility.Node) []domsnap.AXNode {
 		}
 		a := domsnap.AXNode{
 			ID: string(n.NodeID), Parent: string(n.ParentID), Backend: int64(n.BackendDOMNodeID),
-			Ignored: n.Ignored, Role: valueString(n.Role), Name: valueString(n.Name),
-			Description: valueString(n.Description), Value: valueString(n.Value),
+			Ignored: n.Ignored, Role: ValueString(n.Role), Name: ValueString(n.Name),
+			Description: ValueString(n.Description), Value: ValueString(n.Value),
 			NameFrom: nameSource(n.Name),
 		}
 		for _, c := range n.ChildIDs {
@@ -258,7 +258,7 @@ func convertAX(nodes []*accessibility.Node) []domsnap.AXNode {
 		}
 		for _, pr := range n.Properties {
 			if pr != nil {
-				a.Props = append(a.Props, domsnap.Prop{Name: string(pr.Name), Value: valueString(pr.Value)})
+				a.Props = append(a.Props, domsnap.Prop{Name: string(pr.Name), Value: ValueString(pr.Value)})
 			}
 		}
 		out = append(out, a)
@@ -266,9 +266,9 @@ func convertAX(nodes []*accessibility.Node) []domsnap.AXNode {
 	return out
 }
 
-// valueString renders an AX value as text: strings unquoted, other JSON
+// ValueString renders an AX value as text: strings unquoted, other JSON
 // (booleans, numbers, tristates) as written.
-func valueString(v *accessibility.Value) string {
+func ValueString(v *accessibility.Value) string {
 	if v == nil || len(v.Value) == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
@@ -95,12 +97,12 @@ const (
 // judged again with its parent alone transparent. The page's style
 // attributes are restored exactly on every path, errors included. Not
 // safe to run twice at once on one tab.
-func (t *Tab) TextPixels(ctx context.Context, probes []TextProbe) ([]PixelVerdict, error) {
+func (e *Engine) TextPixels(ctx context.Context, probes []TextProbe) ([]PixelVerdict, error) {
 	out := make([]PixelVerdict, len(probes))
 	if len(probes) == 0 {
 		return out, nil
 	}
-	r, err := t.newPixelRun(ctx, probes)
+	r, err := e.newPixelRun(ctx, probes)
 	if r != nil {
 		defer r.cleanup() // also forgets what a half-done registration kept
 	}
@@ -120,14 +122,14 @@ func (t *Tab) TextPixels(ctx context.Context, probes []TextProbe) ([]PixelVerdic
 // line, not its stack.
 func pixelError(err error) error {
 	if strings.Contains(err.Error(), "\n") {
-		return errors.New("text pixels: " + oneLine(err.Error()))
+		return errors.New("text pixels: " + cdpcall.OneLine(err.Error()))
 	}
 	return fmt.Errorf("text pixels: %w", err)
 }
 
 // pixelRun is one TextPixels call.
 type pixelRun struct {
-	t      *Tab
+	e      *Engine
 	token  string
 	scale  float64
 	bounds image.Rectangle
@@ -164,8 +166,8 @@ var pixelRuns atomic.Int64
 
 // newPixelRun maps the boxes to device px and registers every parent in
 // its frame.
-func (t *Tab) newPixelRun(ctx context.Context, probes []TextProbe) (*pixelRun, error) {
-	r := &pixelRun{t: t, token: fmt.Sprintf("%d.%d", time.Now().UnixNano(), pixelRuns.Add(1))}
+func (e *Engine) newPixelRun(ctx context.Context, probes []TextProbe) (*pixelRun, error) {
+	r := &pixelRun{e: e, token: fmt.Sprintf("%d.%d", time.Now().UnixNano(), pixelRuns.Add(1))}
 	if err := r.measure(ctx); err != nil {
 		return nil, err
 	}
@@ -183,7 +185,7 @@ func (t *Tab) newPixelRun(ctx context.Context, probes []TextProbe) (*pixelRun, e
 		if !ok {
 			f = len(r.frames)
 			frameOf[p.FrameID] = f
-			r.frames = append(r.frames, &pixelFrame{id: p.FrameID, session: t.sessionFor(p.FrameID)})
+			r.frames = append(r.frames, &pixelFrame{id: p.FrameID, session: e.page.SessionFor(p.FrameID)})
 		}
 		key := pixelParent{frame: f, backend: p.Parent}
 		k, ok := byKey[key]
@@ -207,8 +209,8 @@ func (t *Tab) newPixelRun(ctx context.Context, probes []TextProbe) (*pixelRun, e
 // its size and the viewport's CSS size.
 func (r *pixelRun) measure(ctx context.Context) error {
 	var vp *page.LayoutViewport
-	err := r.t.pixelStep(ctx, r.t.ctx, "Page.getLayoutMetrics", pixelStyleTimeout, func(ctx context.Context) error {
-		m, err := do(ctx, page.GetLayoutMetrics, cdp.Empty{})
+	err := r.e.pixelStep(ctx, r.e.ctx(), "Page.getLayoutMetrics", pixelStyleTimeout, func(ctx context.Context) error {
+		m, err := cdpcall.Do(ctx, page.GetLayoutMetrics, cdp.Empty{})
 		vp = m.CSSLayoutViewport
 		return err
 	})
@@ -265,7 +267,7 @@ func (r *pixelRun) register(ctx context.Context, f *pixelFrame) {
 	for i, k := range f.parents {
 		backends[i] = r.parents[k].backend
 	}
-	objs := r.t.resolveAll(ctx, f.session, f.id, backends)
+	objs := r.e.resolveAll(ctx, f.session, f.id, backends)
 	args := []*runtime.CallArgument{{Value: jsonValue(r.token)}}
 	var found []int // indexes in f.parents, in argument order
 	for i, obj := range objs {
@@ -278,7 +280,7 @@ func (r *pixelRun) register(ctx context.Context, f *pixelFrame) {
 		return
 	}
 	var ok []bool
-	err := r.t.pixelStep(ctx, f.session, "register the texts' parents", pixelStyleTimeout, func(ctx context.Context) error {
+	err := r.e.pixelStep(ctx, f.session, "register the texts' parents", pixelStyleTimeout, func(ctx context.Context) error {
 		return callObjects(ctx, objs[found[0]], registerJS, args, &ok)
 	})
 	if err != nil || len(ok) != len(found) {
@@ -296,7 +298,7 @@ func (r *pixelRun) register(ctx context.Context, f *pixelFrame) {
 // not found). resolveInWorld makes a new world when a node is gone (it
 // cannot tell that from a stale world), so after a failure the others are
 // resolved again: every object ends in the one world current then.
-func (t *Tab) resolveAll(ctx, session context.Context, frame string, backends []int64) []runtime.RemoteObjectID {
+func (e *Engine) resolveAll(ctx, session context.Context, frame string, backends []int64) []runtime.RemoteObjectID {
 	objs := make([]runtime.RemoteObjectID, len(backends))
 	live := make([]int, len(backends))
 	for i := range live {
@@ -306,8 +308,8 @@ func (t *Tab) resolveAll(ctx, session context.Context, frame string, backends []
 		var failed atomic.Bool
 		resolve := func(i int) bool {
 			objs[i] = ""
-			err := t.pixelStep(ctx, session, "DOM.resolveNode", pixelStyleTimeout, func(ctx context.Context) error {
-				obj, err := t.resolveInWorld(ctx, session, domsnap.Key{Frame: frame, Backend: backends[i]})
+			err := e.pixelStep(ctx, session, "DOM.resolveNode", pixelStyleTimeout, func(ctx context.Context) error {
+				obj, err := e.resolveInWorld(ctx, session, frame, backends[i])
 				objs[i] = obj
 				return err
 			})
@@ -349,14 +351,14 @@ func jsonValue(v any) []byte {
 
 // callObjects is callFunction with ready-made arguments (remote objects).
 func callObjects(ctx context.Context, this runtime.RemoteObjectID, fn string, args []*runtime.CallArgument, out any) error {
-	res, err := do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	res, err := cdpcall.Do(ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: fn, ObjectID: this, Arguments: args, AwaitPromise: new(true), ReturnByValue: new(true),
 	})
 	if err != nil {
 		return err
 	}
 	if res.ExceptionDetails != nil {
-		return errors.New(exceptionText(res.ExceptionDetails))
+		return errors.New(cdpcall.ExceptionText(res.ExceptionDetails))
 	}
 	if out != nil && res.Result != nil && len(res.Result.Value) > 0 {
 		return json.Unmarshal(res.Result.Value, out)
@@ -366,11 +368,11 @@ func callObjects(ctx context.Context, this runtime.RemoteObjectID, fn string, ar
 
 // pixelStep runs one CDP step under the tab's call rules, its deadline
 // cut to limit and ended early when ctx (the caller's) ends.
-func (t *Tab) pixelStep(ctx, session context.Context, step string, limit time.Duration, f func(context.Context) error) error {
+func (e *Engine) pixelStep(ctx, session context.Context, step string, limit time.Duration, f func(context.Context) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", step, err)
 	}
-	return t.callIn(session, step, func(c context.Context) error {
+	return e.callIn(session, step, func(c context.Context) error {
 		c, cancel := context.WithTimeout(c, limit)
 		defer cancel()
 		defer context.AfterFunc(ctx, cancel)()
@@ -380,16 +382,16 @@ func (t *Tab) pixelStep(ctx, session context.Context, step string, limit time.Du
 
 // screenshot takes the viewport, decoded, again while it is tiled.
 func (r *pixelRun) screenshot(ctx context.Context) (*image.RGBA, error) {
-	return untiled(func() (*image.RGBA, image.Image, error) {
+	return cdpcall.Untiled(func() (*image.RGBA, image.Image, error) {
 		img, err := r.screenshotOnce(ctx)
 		return img, img, err
-	}, r.t.emulatedScale())
+	}, r.e.opts.Scale)
 }
 
 // screenshotOnce takes the viewport, decoded.
 func (r *pixelRun) screenshotOnce(ctx context.Context) (*image.RGBA, error) {
 	var data []byte
-	err := r.t.pixelStep(ctx, r.t.ctx, "Page.captureScreenshot", r.t.browser.opts.callTimeout(), func(ctx context.Context) error {
+	err := r.e.pixelStep(ctx, r.e.ctx(), "Page.captureScreenshot", r.e.opts.CallTimeout, func(ctx context.Context) error {
 		var err error
 		data, err = nudgedScreenshot(ctx)
 		return err
@@ -425,7 +427,7 @@ func nudgedScreenshot(ctx context.Context) ([]byte, error) {
 	done := make(chan shot, maxScreenshots)
 	send := func() {
 		go func() {
-			res, err := do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
+			res, err := cdpcall.Do(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng, OptimizeForSpeed: new(true)})
 			done <- shot{res.Data, err}
 		}()
 	}
@@ -557,8 +559,8 @@ func (r *pixelRun) style(ctx context.Context, hide, pin []bool) error {
 		if f.anchor == "" || len(h) == 0 {
 			return
 		}
-		errs[i] = r.t.pixelStep(ctx, f.session, "make the texts transparent", pixelStyleTimeout, func(ctx context.Context) error {
-			return callFunction(ctx, f.anchor, hideJS, nil, r.token, h, p)
+		errs[i] = r.e.pixelStep(ctx, f.session, "make the texts transparent", pixelStyleTimeout, func(ctx context.Context) error {
+			return cdpcall.CallFunction(ctx, f.anchor, hideJS, nil, r.token, h, p)
 		})
 	})
 	return errors.Join(errs...)
@@ -585,8 +587,8 @@ func (r *pixelRun) restore(drop bool) error {
 		if f.anchor == "" {
 			return
 		}
-		errs[i] = r.t.pixelStep(context.Background(), f.session, "restore the texts' styles", pixelStyleTimeout, func(ctx context.Context) error {
-			return callFunction(ctx, f.anchor, restoreJS, nil, r.token, drop)
+		errs[i] = r.e.pixelStep(context.Background(), f.session, "restore the texts' styles", pixelStyleTimeout, func(ctx context.Context) error {
+			return cdpcall.CallFunction(ctx, f.anchor, restoreJS, nil, r.token, drop)
 		})
 	})
 	return errors.Join(errs...)

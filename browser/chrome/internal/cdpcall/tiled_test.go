@@ -1,4 +1,4 @@
-package chrome
+package cdpcall
 
 import (
 	"errors"
@@ -73,7 +73,7 @@ func TestUntiledTakesAgain(t *testing.T) {
 		{"an error ends it", []image.Image{tiledPage, page}, boom, 1, nil},
 	} {
 		takes := 0
-		got, err := untiled(func() (image.Image, image.Image, error) {
+		got, err := Untiled(func() (image.Image, image.Image, error) {
 			if tc.err != nil {
 				takes++
 				return nil, nil, tc.err

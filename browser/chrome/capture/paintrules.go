@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/runtime"
@@ -45,9 +47,9 @@ const (
 // findPaintRules records the elements ::first-line rules style and the
 // links :visited and :link rules colour. Documents are asked at once
 // (each call is a round trip, most of its cost).
-func (t *Tab) findPaintRules(c *domsnap.Capture) {
+func (e *Engine) findPaintRules(c *domsnap.Capture) {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(t.ctx, paintRulesBudget)
+	ctx, cancel := context.WithTimeout(e.ctx(), paintRulesBudget)
 	defer cancel()
 	var asked []int
 	for d := range c.Documents {
@@ -66,7 +68,7 @@ func (t *Tab) findPaintRules(c *domsnap.Capture) {
 	errs := make([]error, len(asked))
 	var wg sync.WaitGroup
 	for k, d := range asked {
-		wg.Go(func() { found[k], errs[k] = t.askPaintRules(ctx, &c.Documents[d]) })
+		wg.Go(func() { found[k], errs[k] = e.askPaintRules(ctx, &c.Documents[d]) })
 	}
 	wg.Wait()
 	failed, visited := 0, 0
@@ -128,13 +130,13 @@ type paintRules struct {
 // askPaintRules asks one document for the elements its ::first-line
 // rules style and the links its :visited and :link rules colour, and
 // records the colours in the document.
-func (t *Tab) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintRules, error) {
-	session := t.sessionFor(doc.FrameID)
+func (e *Engine) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintRules, error) {
+	session := e.page.SessionFor(doc.FrameID)
 	var raw []byte
-	err := t.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
-		res, err := t.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
+	err := e.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
+		res, err := e.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
 			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", paintRulesJS, maxFirstLines, maxVisitedLinks),
-			SerializationOptions: nodeSerialization(2),
+			SerializationOptions: cdpcall.NodeSerialization(2),
 		})
 		if err != nil {
 			return err
@@ -189,15 +191,15 @@ func decodePaintRules(raw []byte, doc *domsnap.Document) (*paintRules, error) {
 // evaluateInFrameWorld evaluates in axfuse's isolated world of the frame
 // (the guard's, made once per document): one call when the world is
 // known, a new world when the frame's document was replaced.
-func (t *Tab) evaluateInFrameWorld(ctx, session context.Context, frame string, params runtime.EvaluateParams) (*runtime.RemoteObject, error) {
+func (e *Engine) evaluateInFrameWorld(ctx, session context.Context, frame string, params runtime.EvaluateParams) (*runtime.RemoteObject, error) {
 	params.Silent = new(true)
 	for fresh := false; ; fresh = true {
-		world, made, err := t.frameWorld(ctx, session, frame, fresh)
+		world, made, err := e.page.World(ctx, session, frame, fresh)
 		if err != nil {
 			return nil, err
 		}
 		params.ContextID = world
-		res, err := do(ctx, runtime.Evaluate, params)
+		res, err := cdpcall.Do(ctx, runtime.Evaluate, params)
 		if err != nil && !fresh && !made && strings.Contains(err.Error(), "context") {
 			continue // the world went with its document
 		}
@@ -205,7 +207,7 @@ func (t *Tab) evaluateInFrameWorld(ctx, session context.Context, frame string, p
 			return nil, err
 		}
 		if res.ExceptionDetails != nil {
-			return nil, fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
+			return nil, fmt.Errorf("script threw: %s", cdpcall.ExceptionText(res.ExceptionDetails))
 		}
 		return res.Result, nil
 	}

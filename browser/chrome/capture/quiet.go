@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
+
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // Reusing a capture. An agent often observes a page again with nothing
@@ -94,11 +95,11 @@ const customDefined = "a custom element is defined"
 
 // neverQuiet says why no capture of the page in frames is kept, "" when
 // one may be.
-func (t *Tab) neverQuiet(frames []frameInfo) string {
+func (e *Engine) neverQuiet(frames []frameInfo) string {
 	if len(frames) != 1 {
 		return "the page has frames"
 	}
-	if n := t.quietNever.Load(); n != nil && n.loader == frames[0].loader {
+	if n := e.quietNever.Load(); n != nil && n.loader == frames[0].loader {
 		return n.why
 	}
 	return ""
@@ -106,9 +107,9 @@ func (t *Tab) neverQuiet(frames []frameInfo) string {
 
 // checkQuiet arms the page's watch for the capture about to begin and says
 // whether the last capture still holds. It waits for counts.
-func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietCheck {
+func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietCheck {
 	start := time.Now()
-	q := t.quiet.Load()
+	q := e.quiet.Load()
 	var chk quietCheck
 	var quiet bool
 	var why string
@@ -118,12 +119,12 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		if q != nil {
 			gen = q.gen
 		}
-		if m := t.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
+		if m := e.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
 			specGen = m.gen // the viewport memo's pass names what changed since
 		}
-		quiet, why, chk.gen, chk.spec = t.quietWatch(top, gen, q != nil && q.shadows, specGen)
+		quiet, why, chk.gen, chk.spec = e.quietWatch(top, gen, q != nil && q.shadows, specGen)
 	}
-	perf := func() { chk.counts, chk.ok = t.perfCounts() }
+	perf := func() { chk.counts, chk.ok = e.perfCounts() }
 	// With a capture kept, the page is most likely the one it was: the
 	// watch and the counters are asked alongside the frame tree, not
 	// after it (a round trip less); the watch is asked again should the
@@ -133,14 +134,14 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 		wg.Go(func() { watch(q.frames[0]) })
 		wg.Go(perf)
 	}
-	frames, err := t.frameTree(t.ctx)
+	frames, err := e.frameTree(e.ctx())
 	if err != nil {
 		wg.Wait()
 		chk.why, chk.gen = "the frame tree: "+err.Error(), 0
 		return chk
 	}
 	chk.frames = frames
-	if chk.never = t.neverQuiet(frames); chk.never != "" {
+	if chk.never = e.neverQuiet(frames); chk.never != "" {
 		// No capture of this page is kept: the watch would be wasted.
 		wg.Wait()
 		chk.why, chk.gen = "no reuse on this page ("+chk.never+")", 0
@@ -157,7 +158,7 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 	}
 	wg.Go(counts.wait)
 	wg.Wait()
-	chk.why = t.notQuiet(q, o, frames, quiet, why, &chk, counts)
+	chk.why = e.notQuiet(q, o, frames, quiet, why, &chk, counts)
 	step := "quiet check"
 	if chk.why != "" {
 		step += ": " + chk.why
@@ -169,10 +170,10 @@ func (t *Tab) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietChec
 // notQuiet says why the kept capture q cannot serve the capture about to
 // begin ("" when it can), given what the watch said (quiet, why) and the
 // counters read.
-func (t *Tab) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
+func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
 	switch {
 	case q == nil:
-		if lost := t.quietLost.Load(); lost != nil {
+		if lost := e.quietLost.Load(); lost != nil {
 			return "no capture to reuse (" + *lost + ")"
 		}
 		return "no capture to reuse"
@@ -184,7 +185,7 @@ func (t *Tab) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInf
 		return "the frames changed"
 	case !quiet:
 		if strings.HasPrefix(why, customDefined) {
-			t.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
+			e.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
 		}
 		return why
 	case !chk.ok || chk.counts != q.counts:
@@ -196,11 +197,11 @@ func (t *Tab) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInf
 }
 
 // reused is the last capture again, with its own timings.
-func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture {
-	q := t.quiet.Load()
+func (e *Engine) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture {
+	q := e.quiet.Load()
 	next := *q
 	next.gen = chk.gen
-	t.quiet.Store(&next)
+	e.quiet.Store(&next)
 	if q.canvas && o.OnCanvas != nil {
 		o.OnCanvas()
 	}
@@ -214,21 +215,21 @@ func (t *Tab) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Capture 
 // frame, the document the check armed, no closed shadow root, and the
 // caller does not refuse it (a failed capture, one a capture now would not
 // repeat). Otherwise the tab remembers why not, for the next check to say.
-func (t *Tab) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
-	prev := t.quiet.Swap(nil)
+func (e *Engine) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o browser.CaptureOptions, canvas bool, counts *pageCounts) {
+	prev := e.quiet.Swap(nil)
 	if refuse == "" {
 		refuse = chk.never
 	}
 	m, why := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
 	if m == nil {
-		t.quietLost.Store(&why)
+		e.quietLost.Store(&why)
 		if why == closedShadow && len(chk.frames) > 0 {
-			t.quietNever.Store(&neverQuiet{chk.frames[0].loader, why})
+			e.quietNever.Store(&neverQuiet{chk.frames[0].loader, why})
 		}
 		return
 	}
 	m.opts, m.canvas = o, canvas
-	t.quiet.Store(m)
+	e.quiet.Store(m)
 }
 
 // quietMemoOf is what a capture leaves for reuse, or why it leaves none
@@ -281,30 +282,13 @@ var quietKey = func() string {
 // the viewport memo's pass, the same call asks that memo which kept nodes
 // changed since (specOf in viewport.js): those whose AX nodes the next
 // pass will likely want (spec, nil for none).
-func (t *Tab) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet bool, why string, next int, spec *axSpec) {
-	short, install := installedCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
+func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet bool, why string, next int, spec *axSpec) {
+	short, install := cdpcall.InstalledCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
 		const vs = %[4]d > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
 		const v = vs && vs.doc === document ? vs.get(%[1]q) : null;
 		const s = v && typeof v.specOf === 'function' ? v.specOf(%[4]d, %[5]d) : null;
-		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, t.memoToken(), gen, walk, specGen, maxSpec))
-	var raw []byte
-	err := t.call("quiet watch", func(ctx context.Context) error {
-		for _, expr := range []string{short, install} {
-			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
-			if err != nil {
-				return err
-			}
-			if r.Result == nil || r.Result.DeepSerializedValue == nil {
-				return errors.New("no result")
-			}
-			if r.Result.DeepSerializedValue.Type == "null" {
-				continue // not installed in this world yet
-			}
-			raw = r.Result.DeepSerializedValue.Value
-			return nil
-		}
-		return errors.New("the watch did not install")
-	})
+		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, e.memoToken(), gen, walk, specGen, maxSpec))
+	raw, err := e.installedInWorld("quiet watch", top, short, install)
 	if err != nil {
 		return false, "the watch: " + err.Error(), 0, nil
 	}
@@ -319,16 +303,16 @@ func (t *Tab) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet 
 }
 
 // perfCounts reads the renderer's counters (the domain is enabled once).
-func (t *Tab) perfCounts() (perfCounts, bool) {
+func (e *Engine) perfCounts() (perfCounts, bool) {
 	var out perfCounts
-	err := t.call("Performance.getMetrics", func(ctx context.Context) error {
-		if !t.perfOn.Load() {
-			if _, err := do(ctx, performance.Enable, performance.EnableParams{}); err != nil {
+	err := e.call("Performance.getMetrics", func(ctx context.Context) error {
+		if !e.perfOn.Load() {
+			if _, err := cdpcall.Do(ctx, performance.Enable, performance.EnableParams{}); err != nil {
 				return err
 			}
-			t.perfOn.Store(true)
+			e.perfOn.Store(true)
 		}
-		r, err := do(ctx, performance.GetMetrics, cdp.Empty{})
+		r, err := cdpcall.Do(ctx, performance.GetMetrics, cdp.Empty{})
 		if err != nil {
 			return err
 		}

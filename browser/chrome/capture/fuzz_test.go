@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"encoding/json"
@@ -87,7 +87,7 @@ func FuzzCDPResults(f *testing.F) {
 		}
 		sub := newParts("G", frames[1:])
 		sub.snapshot, sub.axTrees[0], sub.parentFrame, sub.owner = &res, &tree, "F", owner
-		stitch(c, top, []*parts{sub}, map[string]*session{})
+		stitch(c, []*parts{sub})
 		if c.Validate() != nil {
 			return
 		}
@@ -188,8 +188,8 @@ func FuzzAXValueString(f *testing.F) {
 		if json.Unmarshal(raw, &s) == nil {
 			want = s
 		}
-		if got := valueString(&accessibility.Value{Value: raw}); got != want && len(raw) > 0 {
-			t.Errorf("valueString(%q) = %q, encoding/json reads %q", raw, got, want)
+		if got := ValueString(&accessibility.Value{Value: raw}); got != want && len(raw) > 0 {
+			t.Errorf("ValueString(%q) = %q, encoding/json reads %q", raw, got, want)
 		}
 	})
 }

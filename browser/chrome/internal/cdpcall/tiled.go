@@ -1,4 +1,4 @@
-package chrome
+package cdpcall
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ import (
 // time and is then given as it is.
 const maxTiledRetakes = 2
 
-// untiled takes a screenshot, again while it is tiled at scale, up to
+// Untiled takes a screenshot, again while it is tiled at scale, up to
 // maxTiledRetakes times.
-func untiled[T any](take func() (T, image.Image, error), scale float64) (T, error) {
+func Untiled[T any](take func() (T, image.Image, error), scale float64) (T, error) {
 	for n := 0; ; n++ {
 		shot, img, err := take()
 		if err != nil || n == maxTiledRetakes || !tiled(img, scale) {

@@ -1,9 +1,11 @@
-package chrome
+package capture
 
 import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/layout"
@@ -32,16 +34,16 @@ const (
 // askBrowser asks the browser what the model leaves to it: which
 // elements ::first-line rules style, the sight of unsure texts (pixels)
 // and the shown part of cut texts (layout).
-func (t *Tab) askBrowser(c *domsnap.Capture) {
+func (e *Engine) askBrowser(c *domsnap.Capture) {
 	g := layout.Compute(c)
-	t.findPaintRules(c)
-	t.settleUnsure(c, g)
-	t.settleTails(c, g)
+	e.findPaintRules(c)
+	e.settleUnsure(c, g)
+	e.settleTails(c, g)
 }
 
 // settleUnsure asks the pixels about the capture's unsure texts in view
 // and records their verdicts in it, with a timing step.
-func (t *Tab) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
+func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	if !paintorder.MayBeUnsure(c) {
 		return
 	}
@@ -63,9 +65,9 @@ func (t *Tab) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 		}
 		probes[k] = p
 	}
-	ctx, cancel := context.WithTimeout(t.ctx, unsureBudget)
+	ctx, cancel := context.WithTimeout(e.ctx(), unsureBudget)
 	defer cancel()
-	verdicts, err := t.TextPixels(ctx, probes)
+	verdicts, err := e.TextPixels(ctx, probes)
 	settled := 0
 	if err == nil {
 		for k, v := range verdicts {
@@ -78,7 +80,7 @@ func (t *Tab) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	}
 	step := fmt.Sprintf("sight: %d unsure texts, %d settled by pixels", len(texts), settled)
 	if err != nil {
-		step += " (the pixels failed: " + oneLine(err.Error()) + ")"
+		step += " (the pixels failed: " + cdpcall.OneLine(err.Error()) + ")"
 	}
 	c.Timings = append(c.Timings, domsnap.TimingSince(step, start))
 }

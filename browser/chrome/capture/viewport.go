@@ -1,4 +1,4 @@
-package chrome
+package capture
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
@@ -89,19 +91,6 @@ var viewportKey = func() string {
 	return "__axfusePass_" + hex.EncodeToString(sum[:6])
 }()
 
-// installedCall gives two expressions that run body (statements that call
-// f and return) with f the function source evaluates to, kept in the
-// isolated world under key: short when it is there already (null when
-// not), install to put it there. An own property only: the page's named
-// elements (an <embed name=…>) show on the global object too, never as
-// own properties.
-func installedCall(key, source, body string) (short, install string) {
-	short = fmt.Sprintf(`(() => { const f = Object.prototype.hasOwnProperty.call(globalThis, %q) ? globalThis[%q] : null;
-		if (typeof f !== 'function') return null; %s })()`, key, key, body)
-	install = fmt.Sprintf(`(() => { const f = globalThis[%q] = (%s); %s })()`, key, source, body)
-	return short, install
-}
-
 // errFallBack says the viewport capture does not fit this page; the full
 // capture is taken instead.
 type errFallBack struct {
@@ -120,15 +109,15 @@ func (e errFallBack) Error() string { return e.why }
 // Capture it retries once when the page navigates mid-capture.
 // When nothing changed since the tab's last capture of the document, with
 // the same options, that capture is given again (quiet.go).
-func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
-	counts := t.countPage()
+func (e *Engine) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
+	counts := e.countPage()
 	defer counts.wait()
 	if o.OnCanvas != nil {
 		o.OnCanvas = sync.OnceFunc(o.OnCanvas)
 	}
-	chk := t.checkQuiet(o, counts)
+	chk := e.checkQuiet(o, counts)
 	if chk.why == "" {
-		return t.reused(chk, o), nil
+		return e.reused(chk, o), nil
 	}
 	var canvas atomic.Bool
 	withCanvas := o
@@ -138,9 +127,9 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 			o.OnCanvas()
 		}
 	}
-	c, forgot, err := t.captureWith(withCanvas, counts, chk.frames, chk.spec)
+	c, forgot, err := e.captureWith(withCanvas, counts, chk.frames, chk.spec)
 	if err == nil {
-		t.askBrowser(c)
+		e.askBrowser(c)
 	}
 	refuse := ""
 	switch {
@@ -151,9 +140,8 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 		// it grew: the next capture asks its size, and is not this one.
 		refuse = "auto mode asks the page's size again"
 	}
-	t.keepQuiet(c, refuse, chk, o, canvas.Load(), counts)
+	e.keepQuiet(c, refuse, chk, o, canvas.Load(), counts)
 	if err == nil {
-		t.shot.captured(c)
 		c.Timings = append([]domsnap.Timing{chk.timing}, c.Timings...)
 	}
 	return c, err
@@ -162,16 +150,16 @@ func (t *Tab) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error) {
 // captureWith captures anew; frames, when read already, serve its first
 // attempt. forgot says auto mode forgot the document was small (its
 // full capture showed it grew).
-func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (c *domsnap.Capture, forgot bool, err error) {
+func (e *Engine) captureWith(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (c *domsnap.Capture, forgot bool, err error) {
 	if o.Mode == "" || o.Mode == domsnap.CaptureFull {
-		c, err = t.captureFrom(frames)
+		c, err = e.captureFrom(frames)
 		return c, false, err
 	}
 	start := time.Now()
 	c, err = retryOnNavigation(func() (*domsnap.Capture, error) {
 		before, sp := frames, spec
 		frames, spec = nil, nil
-		return t.captureViewport(o, counts, before, sp)
+		return e.captureViewport(o, counts, before, sp)
 	})
 	var fb errFallBack
 	if !errors.As(err, &fb) {
@@ -180,12 +168,12 @@ func (t *Tab) captureWith(o browser.CaptureOptions, counts *pageCounts, frames [
 	// The step's time is what the viewport attempt cost before the full
 	// capture began.
 	tried := domsnap.TimingSince("full capture taken: "+fb.why, start)
-	c, err = t.captureFrom(fb.frames)
+	c, err = e.captureFrom(fb.frames)
 	if c != nil {
 		c.Timings = append(c.Timings, tried)
 	}
 	if fb.small != nil {
-		forgot = !t.rememberSmall(c, fb.small)
+		forgot = !e.rememberSmall(c, fb.small)
 	}
 	return c, forgot, err
 }
@@ -203,12 +191,12 @@ type smallDoc struct {
 // rememberSmall keeps c's document as small when its full capture shows
 // it is (its elements, shadow trees included, and its text counted), and
 // forgets it otherwise: a page that grew asks its size again next time.
-func (t *Tab) rememberSmall(c *domsnap.Capture, was *smallDoc) (kept bool) {
+func (e *Engine) rememberSmall(c *domsnap.Capture, was *smallDoc) (kept bool) {
 	if c == nil || len(c.Documents) == 0 || !smallCapture(&c.Documents[0]) {
-		t.small.Store(nil)
+		e.small.Store(nil)
 		return false
 	}
-	t.small.Store(was)
+	e.small.Store(was)
 	return true
 }
 
@@ -350,25 +338,25 @@ type serializedNode struct {
 	Loader  string `json:"loaderId"`
 }
 
-func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (*domsnap.Capture, error) {
+func (e *Engine) captureViewport(o browser.CaptureOptions, counts *pageCounts, frames []frameInfo, spec *axSpec) (*domsnap.Capture, error) {
 	start := time.Now()
-	before, p, err := t.beginFrom(frames)
+	before, p, err := e.beginFrom(frames)
 	if err != nil {
 		return nil, err
 	}
 	minElements := 0
 	if o.Mode == domsnap.CaptureAuto {
 		minElements = AutoMinElements
-		if err := t.smallBefore(o, before); err != nil {
+		if err := e.smallBefore(o, before); err != nil {
 			return nil, err
 		}
 	}
 	counts.wait()
-	memo, noMemo := t.memoFor(before, o.Margin, minElements, counts.wide)
+	memo, noMemo := e.memoFor(before, o.Margin, minElements, counts.wide)
 	if o.Fresh {
 		memo, noMemo = nil, ""
 	}
-	pass, listened, err := t.passOnce(o, before, p, memo, noMemo, minElements, spec)
+	pass, listened, err := e.passOnce(o, before, p, memo, noMemo, minElements, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +364,7 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	if res.Canvases > 0 && o.OnCanvas != nil {
 		o.OnCanvas()
 	}
-	if err := t.fallBack(o, before, pass); err != nil {
+	if err := e.fallBack(o, before, pass); err != nil {
 		return nil, err
 	}
 	docs, frameOf, err := viewDocuments(res, pass.backends, pass.loaders, before, p.target)
@@ -387,30 +375,30 @@ func (t *Tab) captureViewport(o browser.CaptureOptions, counts *pageCounts, fram
 	var sub []*parts
 	var next *viewMemo
 	if res.Incremental && memo != nil {
-		ax, sub, next, err = t.viewPartsAgain(docs, res, p, memo, listened, before, spec.answers(res.Spec))
+		ax, sub, next, err = e.viewPartsAgain(docs, res, p, memo, listened, before, spec.answers(res.Spec))
 	} else {
-		ax, sub, next, err = t.viewParts(docs, res, p, counts.listenSeq)
+		ax, sub, next, err = e.viewParts(docs, res, p, counts.listenSeq)
 	}
 	var stale errMemoStale
 	if errors.As(err, &stale) {
 		// A shadow root was attached around the pass: walk everything.
-		t.memo.Store(nil)
+		e.memo.Store(nil)
 		counts.wide = stale.wide
-		return t.captureViewport(o, counts, nil, nil)
+		return e.captureViewport(o, counts, nil, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.finishViewport(before, p, sub, start, docs, frameOf, ax, res)
+	c, err := e.finishViewport(before, p, sub, start, docs, frameOf, ax, res)
 	next.remember(pass)
-	t.keepMemo(c, next, before, o.Margin, minElements, res, counts.wide)
+	e.keepMemo(c, next, before, o.Margin, minElements, res, counts.wide)
 	return c, err
 }
 
 // smallBefore is the errFallBack of an auto capture of a document that
 // was small at its last capture (the full capture serves it), nil else.
-func (t *Tab) smallBefore(o browser.CaptureOptions, before []frameInfo) error {
-	sd := t.small.Load()
+func (e *Engine) smallBefore(o browser.CaptureOptions, before []frameInfo) error {
+	sd := e.small.Load()
 	if sd == nil || sd.loader != before[0].loader {
 		return nil
 	}
@@ -423,39 +411,39 @@ func (t *Tab) smallBefore(o browser.CaptureOptions, before []frameInfo) error {
 // passOnce runs the viewport pass, incremental on memo when there is
 // one, and once more whole when auto mode finds the page shrank; it
 // returns the pass and, incremental, the listeners asked alongside.
-func (t *Tab) passOnce(o browser.CaptureOptions, before []frameInfo, p *parts, memo *viewMemo, noMemo string, minElements int, spec *axSpec) (*passOut, *listenRecord, error) {
+func (e *Engine) passOnce(o browser.CaptureOptions, before []frameInfo, p *parts, memo *viewMemo, noMemo string, minElements int, spec *axSpec) (*passOut, *listenRecord, error) {
 	var listened *listenRecord
 	if memo != nil {
 		// Asked alongside the pass, with the AX nodes the quiet check
 		// named: the renderer answers them right after it (or before),
 		// with no round trip between.
-		spec.start(t, memo)
-		listened = t.askListened(memo.listenSeq)
+		spec.start(e, memo)
+		listened = e.askListened(memo.listenSeq)
 	}
-	if t.beforePass != nil {
+	if e.beforePass != nil {
 		spec.answers(true)
-		t.beforePass()
+		e.beforePass()
 	}
-	pass, err := t.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
+	pass, err := e.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
 	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
 		// The page shrank: auto mode asks its size again.
-		pass, err = t.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
+		pass, err = e.viewportPass(before[0], o.Margin, minElements, p, nil, "the page shrank")
 	}
 	if err != nil {
-		if errors.Is(t.sameDocument(before), errDocumentChanged) {
+		if errors.Is(e.sameDocument(before), errDocumentChanged) {
 			return nil, nil, errDocumentChanged
 		}
 		return nil, nil, err
 	}
-	if t.afterPass != nil {
-		t.afterPass()
+	if e.afterPass != nil {
+		e.afterPass()
 	}
 	return pass, listened, nil
 }
 
 // finishViewport assembles the viewport capture from the pass's
 // documents and their AX nodes.
-func (t *Tab) finishViewport(before []frameInfo, p *parts, sub []*parts, start time.Time, docs []domsnap.Document, frameOf []string, ax [][]domsnap.AXNode, res *viewResult) (*domsnap.Capture, error) {
+func (e *Engine) finishViewport(before []frameInfo, p *parts, sub []*parts, start time.Time, docs []domsnap.Document, frameOf []string, ax [][]domsnap.AXNode, res *viewResult) (*domsnap.Capture, error) {
 	p.docs = docs
 	p.viewAX = map[string][]domsnap.AXNode{}
 	for d := range docs {
@@ -465,7 +453,7 @@ func (t *Tab) finishViewport(before []frameInfo, p *parts, sub []*parts, start t
 	if res.Incremental {
 		step = "capture (viewport, incremental)"
 	}
-	return t.finish(before, p, sub, start, step, func(c *domsnap.Capture) {
+	return e.finish(before, p, sub, start, step, func(c *domsnap.Capture) {
 		c.Mode = domsnap.CaptureViewport
 		// The pass read scroll offsets in the same task as the boxes.
 		c.Viewport.ScrollX, c.Viewport.ScrollY = res.Docs[0].ScrollX, res.Docs[0].ScrollY
@@ -488,7 +476,7 @@ func (m *viewMemo) remember(pass *passOut) {
 
 // fallBack is the errFallBack that sends a capture to the full one when
 // the viewport pass cannot serve it, nil when it can.
-func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passOut) error {
+func (e *Engine) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passOut) error {
 	res, kept := pass.res, len(pass.backends)
 	switch {
 	case res.Small:
@@ -500,7 +488,7 @@ func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passO
 		return errFallBack{why: fmt.Sprintf("over %d nodes meet the viewport", maxKeptNodes)}
 	case o.Mode == domsnap.CaptureAuto && res.Walked >= AutoMinElements && float64(kept) > autoMaxKeptShare*float64(res.Walked):
 		return errFallBack{why: fmt.Sprintf("%d of %d elements' nodes meet the viewport", kept, res.Walked)}
-	case t.closedFrameInProcess(before, res, pass.backends, pass.loaders):
+	case e.closedFrameInProcess(before, res, pass.backends, pass.loaders):
 		return errFallBack{why: "a cross-origin frame in view shares the tab's process (no target of its own, unreadable by the pass)"}
 	}
 	return nil
@@ -509,14 +497,14 @@ func (t *Tab) fallBack(o browser.CaptureOptions, before []frameInfo, pass *passO
 // viewParts fetches, at once, what the pass does not read itself: layout
 // metrics, the AX nodes and listeners of the kept nodes, and the frames
 // of other processes in view.
-func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts, listenSeq int64) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
+func (e *Engine) viewParts(docs []domsnap.Document, res *viewResult, p *parts, listenSeq int64) ([][]domsnap.AXNode, []*parts, *viewMemo, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	// Where settle.js's count of listeners stood before the pass: the
 	// next capture asks again the nodes that gained or lost one after it.
 	next := &viewMemo{listenSeq: listenSeq}
 	wg.Go(func() {
-		if err := t.layoutMetrics(p); err != nil {
+		if err := e.layoutMetrics(p); err != nil {
 			errs <- err
 		}
 	})
@@ -525,11 +513,11 @@ func (t *Tab) viewParts(docs []domsnap.Document, res *viewResult, p *parts, list
 		plans[d] = planOf(&res.Docs[d], &docs[d])
 	}
 	var ax [][]domsnap.AXNode
-	wg.Go(func() { ax, next.ax = t.partialAX(plans, p, nil, nil) })
+	wg.Go(func() { ax, next.ax = e.partialAX(plans, p, nil, nil) })
 	var listenersFailed bool
-	wg.Go(func() { listenersFailed = t.viewListeners(docs, plans, res.Walked, p) != nil })
+	wg.Go(func() { listenersFailed = e.viewListeners(docs, plans, res.Walked, p) != nil })
 	var sub []*parts
-	wg.Go(func() { sub = t.captureFrameTargets(p, keptBackends(docs)) })
+	wg.Go(func() { sub = e.captureFrameTargets(p, keptBackends(docs)) })
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
@@ -558,12 +546,12 @@ const canvasesInViewJS = `(() => {
 // (most of the corpus) the full capture follows, and compiling and running
 // the whole pass only to learn its size cost 3–6 ms of a ~50 ms snapshot,
 // where this costs well under one.
-func (t *Tab) smallPage(top frameInfo, minElements int) (*viewResult, error) {
+func (e *Engine) smallPage(top frameInfo, minElements int) (*viewResult, error) {
 	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
 		return [n < %d && !(%s)(%d), n, (%s)()]; })()`, minElements, longTextJS, autoMinText, canvasesInViewJS)
 	var raw []byte
-	err := t.call("page size", func(ctx context.Context) error {
-		r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
+	err := e.call("page size", func(ctx context.Context) error {
+		r, err := e.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 		if err == nil && r.Result != nil {
 			raw = r.Result.Value
 		}
@@ -586,36 +574,60 @@ func (t *Tab) smallPage(top frameInfo, minElements int) (*viewResult, error) {
 
 // evaluateInWorld evaluates in axfuse's isolated world of the frame and
 // fails on a script that threw.
-func (t *Tab) evaluateInWorld(ctx context.Context, top frameInfo, params runtime.EvaluateParams) (*runtime.EvaluateResult, error) {
+func (e *Engine) evaluateInWorld(ctx context.Context, top frameInfo, params runtime.EvaluateParams) (*runtime.EvaluateResult, error) {
 	params.Silent = new(true)
 	for attempt := 0; ; attempt++ {
-		world, err := t.isolatedWorld(ctx, top)
+		world, err := e.isolatedWorld(ctx, top)
 		if err != nil {
 			return nil, err
 		}
 		params.ContextID = world
-		res, err := do(ctx, runtime.Evaluate, params)
+		res, err := cdpcall.Do(ctx, runtime.Evaluate, params)
 		if err != nil && attempt == 0 && strings.Contains(err.Error(), "Cannot find context") {
 			// The world went with a document the frame tree had not yet
 			// let go of: make it anew, once.
-			t.forgetWorld()
+			e.forgetWorld()
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
 		if res.ExceptionDetails != nil {
-			return nil, fmt.Errorf("script threw: %s", exceptionText(res.ExceptionDetails))
+			return nil, fmt.Errorf("script threw: %s", cdpcall.ExceptionText(res.ExceptionDetails))
 		}
 		return &res, nil
 	}
+}
+
+// installedInWorld runs a script installed in the top frame's isolated
+// world (cdpcall.InstalledCall's short and install calls) and gives its
+// deep-serialized answer.
+func (e *Engine) installedInWorld(step string, top frameInfo, short, install string) ([]byte, error) {
+	var raw []byte
+	err := e.call(step, func(ctx context.Context) error {
+		return cdpcall.ShortElseInstall(short, install, func(expr string) error {
+			r, err := e.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: cdpcall.NodeSerialization(2)})
+			if err != nil {
+				return err
+			}
+			if r.Result == nil || r.Result.DeepSerializedValue == nil {
+				return errors.New("no result")
+			}
+			if r.Result.DeepSerializedValue.Type == "null" {
+				return cdpcall.ErrNotInstalled // not in this world yet
+			}
+			raw = r.Result.DeepSerializedValue.Value
+			return nil
+		})
+	})
+	return raw, err
 }
 
 // viewportPass runs the pass in the frame's isolated world and returns its
 // description, each node's backendNodeId and each document's loader id. In
 // auto mode a small page ends it at its first step (Small set).
 // noMemo, without a memo, says why there is none (for the timings).
-func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
+func (e *Engine) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
 	canvases := "(" + canvasesInViewJS + ")()"
@@ -624,7 +636,7 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 		// The page was measured at the memo's pass: its share rule stands.
 		expect, maxShare = memo.gen, memo.share
 	} else if minElements > 0 {
-		res, err := t.smallPage(top, minElements)
+		res, err := e.smallPage(top, minElements)
 		if err != nil || res.Small {
 			return &passOut{res: res}, err
 		}
@@ -641,33 +653,16 @@ func (t *Tab) viewportPass(top frameInfo, margin float64, minElements int, p *pa
 	// V8 keeps its optimized code from one capture to the next, and later
 	// calls do not send it.
 	call := fmt.Sprintf(`const r = f(%g, %d, %d, %s, %g, %d, %q); return [r[0], r[1], %s];`,
-		margin, probeStep, maxKeptNodes, props, maxShare, expect, t.memoToken(), canvases)
-	short, install := installedCall(viewportKey, viewportJS, call)
-	var raw []byte
-	err := t.call("viewport pass", func(ctx context.Context) error {
-		for _, expr := range []string{short, install} {
-			r, err := t.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, SerializationOptions: nodeSerialization(2)})
-			if err != nil {
-				return err
-			}
-			if r.Result == nil || r.Result.DeepSerializedValue == nil {
-				return errors.New("no result")
-			}
-			if r.Result.DeepSerializedValue.Type == "null" {
-				continue // not installed in this world yet
-			}
-			raw = r.Result.DeepSerializedValue.Value
-			return nil
-		}
-		return errors.New("the pass did not install")
-	})
+		margin, probeStep, maxKeptNodes, props, maxShare, expect, e.memoToken(), canvases)
+	short, install := cdpcall.InstalledCall(viewportKey, viewportJS, call)
+	raw, err := e.installedInWorld("viewport pass", top, short, install)
 	if err != nil {
 		return nil, err
 	}
 	pass, err := decodeViewportPass(raw, memo)
 	if errors.Is(err, errMemoLacks) {
-		t.memo.Store(nil)
-		return t.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks")
+		e.memo.Store(nil)
+		return e.viewportPass(top, margin, minElements, p, nil, "a node the memo lacks")
 	}
 	if err != nil {
 		return nil, err
@@ -753,15 +748,15 @@ func decodeViewportPass(raw []byte, memo *viewMemo) (*passOut, error) {
 // is a JSON text and second a list of DOM nodes: the text, each node's
 // backend id and loader (zero for an item that is not a node), and the
 // items after them.
-func decodeTextAndNodes(raw []byte, n int) (text string, nodes []serializedNode, rest []serialized, err error) {
-	var items []serialized
+func decodeTextAndNodes(raw []byte, n int) (text string, nodes []serializedNode, rest []cdpcall.Serialized, err error) {
+	var items []cdpcall.Serialized
 	if err := decodeLenient(raw, &items); err != nil || len(items) != n || n < 2 {
 		return "", nil, nil, errors.New("unexpected result shape")
 	}
 	if err := decodeLenient(items[0].Value, &text); err != nil {
 		return "", nil, nil, err
 	}
-	var list []serialized
+	var list []cdpcall.Serialized
 	if len(items[1].Value) > 0 {
 		if err := json.Unmarshal(items[1].Value, &list); err != nil {
 			return "", nil, nil, err
@@ -806,7 +801,7 @@ func expandSame(res *viewResult, memo *viewMemo) error {
 // pass could not enter holds a frame of this process: a cross-origin frame
 // of the same site, which has no target of its own and so would be lost.
 // (Out-of-process frames in view are captured through their targets.)
-func (t *Tab) closedFrameInProcess(frames []frameInfo, res *viewResult, backends []int64, loaders []string) bool {
+func (e *Engine) closedFrameInProcess(frames []frameInfo, res *viewResult, backends []int64, loaders []string) bool {
 	if len(res.Closed) == 0 || len(frames) < 2 {
 		return false
 	}
@@ -826,40 +821,33 @@ func (t *Tab) closedFrameInProcess(frames []frameInfo, res *viewResult, backends
 		if entered[f.loader] {
 			continue
 		}
-		if owner, err := t.frameOwner(t.ctx, f.id); err == nil && owners[owner] {
+		if owner, err := e.frameOwner(e.ctx(), f.id); err == nil && owners[owner] {
 			return true
 		}
 	}
 	return false
 }
 
-func exceptionText(e *runtime.ExceptionDetails) string {
-	if e.Exception != nil && e.Exception.Description != "" {
-		return e.Exception.Description
-	}
-	return e.Text
-}
-
 // isolatedWorld returns the execution context of axfuse's isolated world in
 // the frame, created once per document.
-func (t *Tab) isolatedWorld(ctx context.Context, f frameInfo) (runtime.ExecutionContextID, error) {
-	t.worldMu.Lock()
-	defer t.worldMu.Unlock()
-	if t.world != 0 && t.worldLoader == f.loader {
-		return t.world, nil
+func (e *Engine) isolatedWorld(ctx context.Context, f frameInfo) (runtime.ExecutionContextID, error) {
+	e.worldMu.Lock()
+	defer e.worldMu.Unlock()
+	if e.world != 0 && e.worldLoader == f.loader {
+		return e.world, nil
 	}
-	r, err := do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(f.id), WorldName: "axfuse"})
+	r, err := cdpcall.Do(ctx, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(f.id), WorldName: "axfuse"})
 	if err != nil {
 		return 0, fmt.Errorf("Page.createIsolatedWorld: %w", err)
 	}
-	t.world, t.worldLoader = r.ExecutionContextID, f.loader
-	return t.world, nil
+	e.world, e.worldLoader = r.ExecutionContextID, f.loader
+	return e.world, nil
 }
 
-func (t *Tab) forgetWorld() {
-	t.worldMu.Lock()
-	t.world, t.worldLoader = 0, ""
-	t.worldMu.Unlock()
+func (e *Engine) forgetWorld() {
+	e.worldMu.Lock()
+	e.world, e.worldLoader = 0, ""
+	e.worldMu.Unlock()
 }
 
 // viewDocuments turns the pass's description into capture documents and
@@ -990,7 +978,7 @@ func planOf(vd *viewDoc, doc *domsnap.Document) axPlan {
 // the top document's nodes, for the next capture.
 // answered, if not nil, is called once every query was answered, before
 // the answers are converted.
-func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func()) ([][]domsnap.AXNode, map[int64][]*accessibility.Node) {
+func (e *Engine) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func()) ([][]domsnap.AXNode, map[int64][]*accessibility.Node) {
 	start := time.Now()
 	merged := make([][]*accessibility.Node, len(plans))
 	calls, reused := 0, 0
@@ -1000,12 +988,12 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func(
 		if d > 0 {
 			r = nil
 		}
-		per, asked := t.fetchAXEach(plan.nodes, r)
+		per, asked := e.fetchAXEach(plan.nodes, r)
 		calls += asked
 		if r != nil {
 			reused += len(plan.nodes) - asked
 			if !fitsTogether(per) {
-				per, asked = t.fetchAXEach(plan.nodes, nil)
+				per, asked = e.fetchAXEach(plan.nodes, nil)
 				calls += asked
 				reused, r.alongside = 0, 0
 			}
@@ -1017,7 +1005,7 @@ func (t *Tab) partialAX(plans []axPlan, p *parts, reuse *axReuse, answered func(
 				break
 			}
 			calls += len(orphans)
-			nodes = mergeAX(nodes, t.fetchAX(orphans, axRelatives))
+			nodes = mergeAX(nodes, e.fetchAX(orphans, axRelatives))
 		}
 		if d == 0 {
 			keep = make(map[int64][]*accessibility.Node, len(plan.nodes))
@@ -1055,13 +1043,13 @@ const (
 
 // fetchAX runs getPartialAXTree on each node concurrently; the results keep
 // the nodes' order, each AX node once.
-func (t *Tab) fetchAX(backends []int64, what int) []*accessibility.Node {
-	return mergeAX(nil, t.fetchAXQueries(backends, what)...)
+func (e *Engine) fetchAX(backends []int64, what int) []*accessibility.Node {
+	return mergeAX(nil, e.fetchAXQueries(backends, what)...)
 }
 
 // fetchAXEach gives each node's getPartialAXTree answer, taken from reuse
 // where it may be, and how many were asked.
-func (t *Tab) fetchAXEach(backends []int64, reuse *axReuse) ([][]*accessibility.Node, int) {
+func (e *Engine) fetchAXEach(backends []int64, reuse *axReuse) ([][]*accessibility.Node, int) {
 	out := make([][]*accessibility.Node, len(backends))
 	var ask []int64
 	var at []int
@@ -1073,17 +1061,17 @@ func (t *Tab) fetchAXEach(backends []int64, reuse *axReuse) ([][]*accessibility.
 		ask = append(ask, b)
 		at = append(at, i)
 	}
-	for k, ns := range t.fetchAXQueries(ask, axNode) {
+	for k, ns := range e.fetchAXQueries(ask, axNode) {
 		out[at[k]] = ns
 	}
 	return out, len(ask)
 }
 
-func (t *Tab) fetchAXQueries(backends []int64, what int) [][]*accessibility.Node {
+func (e *Engine) fetchAXQueries(backends []int64, what int) [][]*accessibility.Node {
 	got := make([][]*accessibility.Node, len(backends))
 	parallel(len(backends), axConcurrency, func(i int) {
-		_ = t.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
-			r, err := do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
+		_ = e.call("Accessibility.getPartialAXTree", func(ctx context.Context) error {
+			r, err := cdpcall.Do(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
 				BackendNodeID: cdp.BackendNodeID(backends[i]), FetchRelatives: new(what == axRelatives)})
 			if err == nil {
 				got[i] = r.Nodes
@@ -1138,7 +1126,7 @@ func orphanBackends(nodes []*accessibility.Node) []int64 {
 // query, the kept nodes are asked one by one: DOMDebugger.getEventListeners
 // with depth -1 (pierce) on each whole kept subtree, depth 0 on each node
 // above them, so that a huge page is not walked.
-func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int, p *parts) error {
+func (e *Engine) viewListeners(docs []domsnap.Document, plans []axPlan, walked int, p *parts) error {
 	start := time.Now()
 	byBackend := map[int64]*domsnap.Node{}
 	for d := range docs {
@@ -1163,10 +1151,10 @@ func (t *Tab) viewListeners(docs []domsnap.Document, plans []axPlan, walked int,
 	var err error
 	step := "listeners of kept nodes (one document scan)"
 	if walked <= wholeScanFactor*len(asks) {
-		found, err = t.documentListeners(t.ctx)
+		found, err = e.documentListeners(e.ctx())
 	} else {
 		step = fmt.Sprintf("listeners of kept nodes (%d queries)", len(asks))
-		found, err = t.askListeners(asks)
+		found, err = e.askListeners(asks)
 	}
 	if err != nil {
 		step += " (failed: " + err.Error() + ")"
@@ -1204,7 +1192,7 @@ type listenerAsk struct {
 // node reads the same whichever way it was asked. (axfuse's own scripts
 // keep their listeners off the page's nodes: quiet.js listens on the
 // window.)
-func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
+func (e *Engine) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 	if len(asks) == 0 {
 		return nil, nil
 	}
@@ -1213,15 +1201,15 @@ func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 	var mu sync.Mutex
 	parallel(len(asks), axConcurrency, func(k int) {
 		a := asks[k]
-		err := t.call("listeners of kept nodes", func(ctx context.Context) error {
-			obj, err := do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
+		err := e.call("listeners of kept nodes", func(ctx context.Context) error {
+			obj, err := cdpcall.Do(ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: cdp.BackendNodeID(a.backend), ObjectGroup: listenerGroup})
 			if err != nil {
 				return err
 			}
 			if obj.Object == nil || obj.Object.ObjectID == "" {
 				return nil
 			}
-			r, err := do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
+			r, err := cdpcall.Do(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{
 				ObjectID: obj.Object.ObjectID, Depth: new(a.depth), Pierce: new(true)})
 			if err != nil {
 				return err
@@ -1242,8 +1230,8 @@ func (t *Tab) askListeners(asks []listenerAsk) (map[int64][]string, error) {
 			mu.Unlock()
 		}
 	})
-	_ = t.call("release listener handles", func(ctx context.Context) error {
-		_, err := do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
+	_ = e.call("release listener handles", func(ctx context.Context) error {
+		_, err := cdpcall.Do(ctx, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: listenerGroup})
 		return err
 	})
 	return targetListeners(all), failed
