@@ -188,7 +188,9 @@ func (s *Session) parents(frame string) []string {
 // has been replaced.
 func documentGone(err error) bool {
 	m := err.Error()
-	return strings.Contains(m, "context") || strings.Contains(m, "Could not find object") || strings.Contains(m, "is gone")
+	return strings.Contains(m, "context") || strings.Contains(m, "Could not find object") || strings.Contains(m, "is gone") ||
+		strings.Contains(m, "Inspected target navigated or closed") // read as the document the input replaced went
+
 }
 
 // isBrowserError: the browser or tab is gone, not the element.
