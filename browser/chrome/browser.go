@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -65,8 +66,11 @@ func FindBrowser(override string) (string, error) {
 // Options configure how a browser is reached.
 type Options struct {
 	// Endpoint attaches to a running browser (http://host:port or ws://...)
-	// instead of launching one.
+	// or a browser farm's connect URL instead of launching one.
 	Endpoint string
+	// Headers go with every request to the endpoint (a farm that
+	// authenticates by header). Their values are never printed.
+	Headers http.Header
 	// BrowserPath overrides the executable search.
 	BrowserPath string
 	// Width and Height set the viewport of a launched browser (CSS px).
@@ -103,6 +107,9 @@ type Browser struct {
 	cancel   context.CancelFunc
 	opts     Options
 	attached bool
+	// farm: attached through a farm's connect URL, which lends this
+	// Browser a browser of its own for as long as it stays connected.
+	farm bool
 	// connect dials an attached browser's own websocket on first need (a
 	// launched one is connected by Open); connectErr is why it failed.
 	connect    sync.Once
@@ -131,12 +138,13 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 	if opts.Endpoint != "" {
 		rctx, cancel := context.WithTimeout(ctx, opts.callTimeout())
 		var err error
-		ep, err = resolveEndpoint(rctx, opts.Endpoint)
+		ep, err = resolveEndpoint(rctx, opts.Endpoint, opts.Headers)
 		cancel()
 		if err != nil {
-			return nil, err
+			return nil, scrub(err, secretsOf(opts.Endpoint, opts.Headers))
 		}
-		allocCtx, cancelAlloc = remote.NewAllocator(ctx, ep.browser, remote.NoModifyURL, remote.WithDialTimeout(opts.callTimeout()))
+		allocCtx, cancelAlloc = remote.NewAllocator(ctx, ep.browser, remote.NoModifyURL, remote.WithDialTimeout(opts.callTimeout()),
+			remote.WithDialHTTPHeader(opts.Headers))
 	} else {
 		path, err := FindBrowser(opts.BrowserPath)
 		if err != nil {
@@ -160,7 +168,7 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 		logf = log.Printf
 	}
 	bctx, cancelB := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logf))
-	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != "", page: ep.page, path: ep.path}
+	b := &Browser{ctx: bctx, opts: opts, attached: opts.Endpoint != "", farm: ep.farm, page: ep.page, path: ep.path}
 	b.cancel = func() { cancelB(); cancelAlloc() }
 	if b.attached {
 		// Dialled on first need: a lean tab of a one-page browser never
@@ -182,7 +190,7 @@ func (b *Browser) connected() error {
 		err := bounded(b.opts.callTimeout(), func() error { _, err := chromedp.Targets(b.ctx); return err })
 		switch {
 		case err != nil && b.attached:
-			b.connectErr = fmt.Errorf("attaching to %s: %w", b.opts.Endpoint, err)
+			b.connectErr = scrub(attachError(b.opts.Endpoint, err), secretsOf(b.opts.Endpoint, b.opts.Headers))
 		case err != nil && strings.Contains(err.Error(), "Socket path too long"):
 			// Chromium puts its singleton socket below TMPDIR, and a Unix
 			// socket's path has at most 107 bytes. The directory it made
@@ -206,7 +214,7 @@ func (b *Browser) connected() error {
 func checkEndpoint(ep string) error {
 	u, err := url.Parse(ep)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "ws" && u.Scheme != "https" && u.Scheme != "wss") {
-		return fmt.Errorf("--cdp %q: want http://host:port or ws://host:port/devtools/browser/...", ep)
+		return fmt.Errorf("--cdp %s: want http://host:port, ws://host:port/devtools/browser/..., or a browser farm's ws:// or wss:// address", RedactEndpoint(ep))
 	}
 	return nil
 }

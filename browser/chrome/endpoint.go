@@ -20,18 +20,20 @@ type endpoint struct {
 	browser string
 	page    string
 	path    string // a launched browser's executable (Open's bookkeeping)
+	// farm: the address is a browser farm's connect URL (see farmAddress).
+	farm bool
 }
 
 // targetID is the shape of a DevTools target id (hex in Chrome; letters,
 // digits, '-' and '_' in other implementations).
 var targetID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
-// resolveEndpoint turns an http(s) address, a browser websocket or a page
-// websocket into the browser's websocket, asking /json/version when the
-// address does not name it. Whatever the address answers, the result is a
+// resolveEndpoint turns an http(s) address, a browser websocket, a page
+// websocket or a farm's connect URL into the browser's websocket, asking
+// /json/version when the address does not name it. Whatever the address answers, the result is a
 // well-formed websocket URL or an error (chromedp's own discovery panics
 // on an answer without webSocketDebuggerUrl).
-func resolveEndpoint(ctx context.Context, raw string) (endpoint, error) {
+func resolveEndpoint(ctx context.Context, raw string, headers http.Header) (endpoint, error) {
 	if err := checkEndpoint(raw); err != nil {
 		return endpoint{}, err
 	}
@@ -45,13 +47,16 @@ func resolveEndpoint(ctx context.Context, raw string) (endpoint, error) {
 		case strings.HasPrefix(path, "/devtools/page/"):
 			ep.page = strings.TrimPrefix(path, "/devtools/page/")
 			if !targetID.MatchString(ep.page) {
-				return endpoint{}, fmt.Errorf("--cdp %q: %q is not a target id", raw, ep.page)
+				return endpoint{}, fmt.Errorf("--cdp %s: %q is not a target id", RedactEndpoint(raw), cut(ep.page, 80))
 			}
-		case path != "":
-			return endpoint{}, fmt.Errorf("--cdp %q: a websocket address is ws://host:port/devtools/browser/ID or /devtools/page/ID", raw)
+		case path != "" || u.RawQuery != "":
+			// A farm's connect URL (farmAddress): the socket is the
+			// browser's, as it is, query and all.
+			ep.browser, ep.farm = raw, true
+			return ep, nil
 		}
 	}
-	ws, err := browserSocket(ctx, u)
+	ws, err := browserSocket(ctx, u, headers)
 	if err != nil {
 		return endpoint{}, err
 	}
@@ -59,23 +64,44 @@ func resolveEndpoint(ctx context.Context, raw string) (endpoint, error) {
 	return ep, nil
 }
 
+// A farm's connect URL is a websocket address that names no DevTools
+// target: a path of its own or a query (Browserless's
+// ws://host:3000/?token=…, /chromium?token=…&launch=…; hosted farms'
+// wss://host?apiKey=…). Connecting to it launches or lends a browser for
+// as long as the socket stays open, and the socket speaks the browser's
+// own protocol; there is no /json/version to ask and no page socket to
+// dial apart.
+
+// IsFarmAddress says an endpoint is a farm's connect URL (see above).
+func IsFarmAddress(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "ws" && u.Scheme != "wss") {
+		return false
+	}
+	path := strings.TrimSuffix(u.Path, "/")
+	return !strings.HasPrefix(path, "/devtools/") && (path != "" || u.RawQuery != "")
+}
+
 // maxVersionAnswer bounds the /json/version answer read.
 const maxVersionAnswer = 1 << 20
 
 // browserSocket asks the browser behind u for its websocket address.
-func browserSocket(ctx context.Context, u *url.URL) (string, error) {
+func browserSocket(ctx context.Context, u *url.URL, headers http.Header) (string, error) {
 	scheme := "http"
 	if u.Scheme == "https" || u.Scheme == "wss" {
 		scheme = "https"
 	}
 	host, err := hostForDevTools(ctx, u.Host)
 	if err != nil {
-		return "", fmt.Errorf("--cdp %s: %w", u.Redacted(), err)
+		return "", fmt.Errorf("--cdp %s: %w", RedactEndpoint(u.String()), err)
 	}
 	where := scheme + "://" + host + "/json/version"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, where, nil)
 	if err != nil {
-		return "", fmt.Errorf("--cdp %s: %w", u.Redacted(), err)
+		return "", fmt.Errorf("--cdp %s: %w", RedactEndpoint(u.String()), err)
+	}
+	for name, vs := range headers {
+		req.Header[name] = vs
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -67,7 +67,7 @@ func TestResolveEndpoint(t *testing.T) {
 			w.Write([]byte(body))
 		}))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		ep, err := resolveEndpoint(ctx, srv.URL)
+		ep, err := resolveEndpoint(ctx, srv.URL, nil)
 		cancel()
 		srv.Close()
 		good := strings.HasPrefix(name, "/good/")
@@ -88,13 +88,16 @@ func TestResolveEndpoint(t *testing.T) {
 		{"ws://" + host + "/devtools/browser/xyz", "ws://" + host + "/devtools/browser/xyz", "", ""},
 		{"ws://" + host + "/", "ws://127.0.0.1:1/devtools/browser/abc", "", ""},
 		{"ws://" + host + "/devtools/page/a%2Fb", "", "", "not a target id"},
-		{"ws://" + host + "/other", "", "", "websocket address"},
+		// A farm's connect URL is the browser's socket as it is.
+		{"ws://" + host + "/other", "ws://" + host + "/other", "", ""},
+		{"ws://" + host + "/?token=abc&launch=%7B%7D", "ws://" + host + "/?token=abc&launch=%7B%7D", "", ""},
+		{"wss://farm.example?apiKey=k1", "wss://farm.example?apiKey=k1", "", ""},
 		{"http://" + host + "x/", "", "", "port"},
 		{"http://127.0.0.1:1", "", "", "no DevTools endpoint"},
 		{"ftp://x", "", "", "want http"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		ep, err := resolveEndpoint(ctx, tc.in)
+		ep, err := resolveEndpoint(ctx, tc.in, nil)
 		cancel()
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -121,11 +124,11 @@ func FuzzResolveEndpoint(f *testing.F) {
 		addr = strings.ReplaceAll(addr, "HOST", strings.TrimPrefix(srv.URL, "http://"))
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		ep, err := resolveEndpoint(ctx, addr)
+		ep, err := resolveEndpoint(ctx, addr, nil)
 		if err != nil {
 			return
 		}
-		if !strings.HasPrefix(ep.browser, "ws://") && !strings.HasPrefix(ep.browser, "wss://") || !strings.Contains(ep.browser, "/devtools/browser/") {
+		if !strings.HasPrefix(ep.browser, "ws://") && !strings.HasPrefix(ep.browser, "wss://") || !ep.farm && !strings.Contains(ep.browser, "/devtools/browser/") {
 			t.Fatalf("%q answered %q: browser websocket %q", addr, body, ep.browser)
 		}
 		if ep.page != "" && !targetID.MatchString(ep.page) {

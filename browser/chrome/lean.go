@@ -49,8 +49,8 @@ type leanSocket struct {
 	once    sync.Once
 }
 
-func dialLean(ctx context.Context, wsURL string) (*leanSession, error) {
-	conn, err := remote.DialContext(ctx, wsURL)
+func dialLean(ctx context.Context, wsURL string, headers http.Header) (*leanSession, error) {
+	conn, err := remote.DialContext(ctx, wsURL, remote.WithConnHTTPHeader(headers))
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +161,9 @@ func pageSocket(endpoint, id string) (string, error) {
 // locate, capture): a lean session on the tab, dialled directly, with no
 // domain enabled. It sees no events: no dialogs, no network activity, no
 // crash notice (a dead connection still ends every call). An attached
-// browser only.
+// browser only; a farm's browser has no page socket to dial apart.
 func (b *Browser) CurrentTabLean() (*Tab, error) {
-	if b.opts.Endpoint == "" {
+	if b.opts.Endpoint == "" || b.farm {
 		return b.CurrentTab()
 	}
 	var id target.ID
@@ -184,7 +184,7 @@ func (b *Browser) CurrentTabLean() (*Tab, error) {
 		return nil, err
 	}
 	dctx, cancelDial := context.WithTimeout(b.ctx, b.opts.callTimeout())
-	s, err := dialLean(dctx, ws)
+	s, err := dialLean(dctx, ws, b.opts.Headers)
 	cancelDial()
 	if err != nil {
 		if b.page != "" && b.opts.Tab == "" {
@@ -221,6 +221,9 @@ func (b *Browser) onlyPage() target.ID {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/json/list", nil)
 	if err != nil {
 		return ""
+	}
+	for name, vs := range b.opts.Headers {
+		req.Header[name] = vs
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
