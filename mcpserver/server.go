@@ -33,9 +33,9 @@ import (
 type Options struct {
 	// Launch starts or attaches to the browser the server drives.
 	Launch Launcher
-	// Endpoint is the CDP endpoint Launch attaches to, "" when it launches
-	// a browser: it names the ref sessions, and the advice given when the
-	// browser is gone.
+	// Endpoint is the CDP endpoint Launch attaches to as it may be printed
+	// (its secrets redacted), "" when it launches a browser: it names the
+	// ref sessions, and the advice given when the browser is gone.
 	Endpoint string
 	// CallTimeout bounds a screenshot (default 30s).
 	CallTimeout time.Duration
@@ -56,16 +56,26 @@ type Options struct {
 	// (browser_pdf_save).
 	Caps    []string
 	Version string
+	// PerSession gives each client session a browser of its own from
+	// Launch (a browser farm lends one a connection) instead of a browser
+	// context in one shared browser; it is closed when the session ends.
+	PerSession bool
 }
 
-// Server is one MCP server: one browser, one tool call at a time, and for
-// each client session its own tabs (and, over HTTP, its own browser
-// context: cookies, storage and tabs no other session sees).
+// Server is one MCP server: for each client session its own tabs (and,
+// over HTTP, its own browser context: cookies, storage and tabs no other
+// session sees; or, PerSession, a browser of its own), one tool call of a
+// session at a time, the calls of different sessions at once.
 type Server struct {
-	opts    Options
-	mu      sync.Mutex // tools share the browser
+	opts Options
+	// mu guards the session list and the shared browser; it is held only
+	// to read or change them, never across a tool call.
+	mu      sync.Mutex
 	ctx     context.Context
 	browser Browser
+	// gen counts the shared browsers started: a session whose tabs are of
+	// an earlier one drops them.
+	gen int
 	// sessions are the client sessions' states; isolate gives each a
 	// browser context of its own (HTTP), else they share the default one
 	// (stdio has one session).
@@ -73,8 +83,14 @@ type Server struct {
 	isolate  bool
 }
 
-// session is one client's tabs.
+// session is one client's browser and tabs.
 type session struct {
+	// mu runs the session's tool calls one at a time.
+	mu sync.Mutex
+	// browser is the one its tabs live in (the shared one, of generation
+	// gen, or its own with PerSession).
+	browser Browser
+	gen     int
 	tabs    []*tabState
 	current int
 	// context is the session's browser context ("" : the default one).
@@ -133,43 +149,63 @@ func (s *Server) MCP() *mcp.Server {
 
 func (s *Server) close() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var all []*session
 	for ss, st := range s.sessions {
-		s.dropTabs(st)
+		all = append(all, st)
 		delete(s.sessions, ss)
 	}
+	s.mu.Unlock()
+	for _, st := range all {
+		s.endState(st)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.browser != nil {
 		s.browser.Close()
 		s.browser = nil
 	}
 }
 
-// endSession closes a finished session's tabs and browser context.
+// endSession closes a finished session's tabs and browser context (or
+// its own browser).
 func (s *Server) endSession(ss *mcp.ServerSession) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st := s.sessions[ss]; st != nil {
-		s.dropTabs(st)
-		delete(s.sessions, ss)
+	st := s.sessions[ss]
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	if st != nil {
+		s.endState(st)
 	}
 }
 
+// endState ends a session's state once its running call is over.
+func (s *Server) endState(st *session) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s.dropTabs(st)
+	if s.opts.PerSession && st.browser != nil {
+		st.browser.Close()
+	}
+	st.browser = nil
+}
+
 // dropTabs closes a session's tabs and its browser context. The caller
-// holds s.mu.
+// holds st.mu.
 func (s *Server) dropTabs(st *session) {
 	for _, ts := range st.tabs {
 		ts.tab.Close()
 	}
 	st.tabs, st.current = nil, 0
-	if st.context != "" && s.browser != nil {
-		s.browser.DisposeContext(st.context)
+	if st.context != "" && st.browser != nil && st.browser.Alive() {
+		st.browser.DisposeContext(st.context)
 	}
 	st.context = ""
 }
 
-// sessionOf is the state of a client session, made on first use. The
-// caller holds s.mu.
+// sessionOf is the state of a client session, made on first use.
 func (s *Server) sessionOf(ss *mcp.ServerSession) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	st := s.sessions[ss]
 	if st == nil {
 		st = &session{}
@@ -178,25 +214,11 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) *session {
 	return st
 }
 
-// active returns the session's selected tab, starting the browser and a
-// first tab when there is none. The caller holds s.mu.
+// active returns the session's selected tab, starting its browser and a
+// first tab when there is none. The caller holds st.mu.
 func (s *Server) active(st *session) (*tabState, error) {
-	if err := s.checkAlive(); err != nil {
+	if err := s.browserFor(st); err != nil {
 		return nil, err
-	}
-	if s.browser == nil {
-		ctx := s.ctx
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		if s.opts.Launch == nil {
-			return nil, errors.New("the server has no browser to drive (Options.Launch is not set)")
-		}
-		b, err := s.opts.Launch(ctx)
-		if err != nil {
-			return nil, err
-		}
-		s.browser = b
 	}
 	if len(st.tabs) == 0 {
 		if _, err := s.openTab(st, s.firstTab(st)); err != nil {
@@ -209,59 +231,108 @@ func (s *Server) active(st *session) (*tabState, error) {
 	return st.tabs[st.current], nil
 }
 
+// browserFor makes sure the session has a live browser: its own
+// (PerSession), else the shared one. Tabs of a browser that is gone are
+// dropped, and the next answer says so. The caller holds st.mu.
+func (s *Server) browserFor(st *session) error {
+	if s.opts.PerSession {
+		if st.browser != nil && !st.browser.Alive() {
+			s.dropTabs(st)
+			st.browser.Close()
+			st.browser = nil
+			st.restarted = "This session's browser had ended (the farm closed it, or it crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
+		}
+		if st.browser == nil {
+			b, err := s.launch()
+			if err != nil {
+				return err
+			}
+			st.browser = b
+		}
+		return nil
+	}
+	b, gen, err := s.shared()
+	if err != nil {
+		return err
+	}
+	if st.gen != gen && st.browser != nil {
+		// The tabs are of a browser that is gone.
+		s.dropTabs(st)
+		if s.opts.Endpoint == "" {
+			st.restarted = "The browser had stopped (it exited or crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
+		}
+	}
+	st.browser, st.gen = b, gen
+	return nil
+}
+
+// shared is the shared browser, started on first need and again after a
+// launched one died; an attached one that is gone is an error saying what
+// to do, and is dialled again on the call after.
+func (s *Server) shared() (Browser, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.browser != nil && !s.browser.Alive() {
+		s.browser.Close()
+		s.browser = nil
+		s.gen++
+		if s.opts.Endpoint != "" {
+			return nil, 0, fmt.Errorf("the browser at %s is gone (it exited, crashed or dropped the connection); start it again with its remote-debugging port and call again, or restart the server with another endpoint", s.opts.Endpoint)
+		}
+	}
+	if s.browser == nil {
+		b, err := s.launch()
+		if err != nil {
+			return nil, 0, err
+		}
+		s.browser = b
+		s.gen++
+	}
+	return s.browser, s.gen, nil
+}
+
+// launch starts or attaches to a browser through Options.Launch.
+func (s *Server) launch() (Browser, error) {
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if s.opts.Launch == nil {
+		return nil, errors.New("the server has no browser to drive (Options.Launch is not set)")
+	}
+	return s.opts.Launch(ctx)
+}
+
 // firstTab is how a session's first tab opens: in its own browser
-// context when sessions are isolated; else a new tab, or the attached
-// browser's tab in use.
+// context when sessions share an isolating browser; else a new tab, or
+// the attached browser's tab in use.
 func (s *Server) firstTab(st *session) func() (Tab, error) {
+	b := st.browser
 	switch {
-	case s.isolate:
+	case s.isolate && !s.opts.PerSession:
 		return func() (Tab, error) {
 			if st.context == "" {
-				id, err := s.browser.NewIsolatedContext()
+				id, err := b.NewIsolatedContext()
 				if err != nil {
 					return nil, err
 				}
 				st.context = id
 			}
-			return s.browser.NewTabIn(st.context)
+			return b.NewTabIn(st.context)
 		}
-	case s.browser.Attached():
-		return s.browser.CurrentTab
+	case b.Attached() && !s.opts.PerSession:
+		return b.CurrentTab
 	}
-	return s.browser.NewTab
+	return b.NewTab
 }
 
 // newTab is how a session opens another tab (browser_tabs new).
 func (s *Server) newTab(st *session) func() (Tab, error) {
+	b := st.browser
 	if st.context != "" {
-		return func() (Tab, error) { return s.browser.NewTabIn(st.context) }
+		return func() (Tab, error) { return b.NewTabIn(st.context) }
 	}
-	return s.browser.NewTab
-}
-
-// checkAlive notices a browser that is gone. A launched one is dropped
-// with every session's tabs (the next call starts another, and each
-// session's next answer says so); an attached one is an error saying what
-// to do, and is dialled again on the call after.
-func (s *Server) checkAlive() error {
-	if s.browser == nil || s.browser.Alive() {
-		return nil
-	}
-	for _, st := range s.sessions {
-		for _, ts := range st.tabs {
-			ts.tab.Close()
-		}
-		st.tabs, st.current, st.context = nil, 0, ""
-		if s.opts.Endpoint == "" {
-			st.restarted = "The browser had stopped (it exited or crashed); a new one was started. The earlier tabs, their pages and refs are gone: navigate again."
-		}
-	}
-	s.browser.Close()
-	s.browser = nil
-	if s.opts.Endpoint != "" {
-		return fmt.Errorf("the browser at %s is gone (it exited, crashed or dropped the connection); start it again with its remote-debugging port and call again, or restart the server with another endpoint", s.opts.Endpoint)
-	}
-	return nil
+	return b.NewTab
 }
 
 // openTab adds a tab with its session and selects it.

@@ -218,12 +218,13 @@ func (ts *tabState) answerWith(in any) {
 	ts.screenshot = a.Screenshot
 }
 
-// onActiveTab runs a handler on the active tab under the lock, keeps the
-// tab to the policy, and words what happened to the browser.
+// onActiveTab runs a handler on the active tab under its session's lock
+// (other sessions' calls run meanwhile), keeps the tab to the policy, and
+// words what happened to the browser.
 func (s *Server) onActiveTab(ss *mcp.ServerSession, h func(*tabState) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := s.sessionOf(ss)
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	ts, err := s.active(st)
 	if err != nil {
 		return nil, err
@@ -232,10 +233,13 @@ func (s *Server) onActiveTab(ss *mcp.ServerSession, h func(*tabState) (*mcp.Call
 	if err == nil {
 		err = s.keepToPolicy(ts)
 	}
-	if err != nil && s.browser != nil && !s.browser.Alive() {
-		if s.opts.Endpoint == "" {
+	if err != nil && st.browser != nil && !st.browser.Alive() {
+		switch {
+		case s.opts.PerSession:
+			err = fmt.Errorf("%w (this session's browser is gone; the next call starts a new one)", err)
+		case s.opts.Endpoint == "":
 			err = fmt.Errorf("%w (the browser is gone; the next call starts a new one)", err)
-		} else {
+		default:
 			err = fmt.Errorf("%w (the browser at %s is gone; start it again, then call again)", err, s.opts.Endpoint)
 		}
 	}
@@ -513,7 +517,7 @@ func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
 	done := ts.sess.LastDone()
 	notes := done.Notes
 	for _, o := range done.Opened {
-		tab, aerr := s.browser.AttachTab(o.ID)
+		tab, aerr := ts.owner.browser.AttachTab(o.ID)
 		if aerr != nil {
 			notes = append(notes, fmt.Sprintf("opened a tab %s %s that could not be attached: %v", fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), aerr))
 			continue
