@@ -34,7 +34,48 @@ func WriteHTML(w io.Writer, pages []Page) error {
 	return page.Execute(w, data)
 }
 
+// WriteSplit writes a report of many pages in parts that stay small: the
+// index (the summary, the plots and the sortable table, each row linking
+// to its page's file in the folder dir, relative to the index, which is
+// called indexName) and one file a page (its section as WriteHTML draws
+// it, its screenshot inline), each openable offline. open gives the
+// writer of page i's file, dir/page-i.html.
+func WriteSplit(index io.Writer, dir, indexName string, open func(i int) (io.WriteCloser, error), pages []Page) error {
+	data := reportData{Summary: Summarize(pages), Split: dir}
+	for i := range pages {
+		d := viewOf(&pages[i])
+		if err := writeDetail(open, indexName, d); err != nil {
+			return err
+		}
+		d.Shot, d.Views = "", nil // the index holds no picture or view
+		data.Pages = append(data.Pages, d)
+		if t := pages[i].Truth; t != nil && t.Peer != nil {
+			data.Peer = t.Peer.Name
+		}
+	}
+	data.RecallPlot, data.RatioPlot = recallPlot(data.Pages), ratioPlot(data.Pages)
+	return page.Execute(index, data)
+}
+
+func writeDetail(open func(i int) (io.WriteCloser, error), indexName string, d pageData) error {
+	w, err := open(d.Index)
+	if err != nil {
+		return err
+	}
+	err = detail.Execute(w, struct {
+		Page  pageData
+		Index string
+	}{d, indexName})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 type reportData struct {
+	// Split, for a split report's index, is the folder of the pages'
+	// files (relative to the index); "" when the pages follow the table.
+	Split                 string
 	Summary               Summary
 	Peer                  string // the peer's name when a page has one
 	Pages                 []pageData
@@ -189,3 +230,5 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"f1":  func(f float64) string { return fmt.Sprintf("%.1f", f) },
 	"f2":  func(f float64) string { return fmt.Sprintf("%.2f", f) },
 }).Parse(pageTemplate))
+
+var detail = template.Must(template.Must(page.Clone()).New("detail").Parse(detailTemplate))

@@ -18,7 +18,10 @@ type Page struct {
 	URL   string  `json:"url"`
 	MS    float64 `json:"ms"`
 	Error string  `json:"error,omitempty"`
-	Title string  `json:"title,omitempty"`
+	// Retried says why the page was tried again (its browser session was
+	// lost), "" when it was not.
+	Retried string `json:"retried,omitempty"`
+	Title   string `json:"title,omitempty"`
 	// Table is the comparison's table of counts; Truth both views measured
 	// against the ground truth.
 	Table []fuse.Row    `json:"table,omitempty"`

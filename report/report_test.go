@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -204,5 +206,60 @@ func TestWriteHTMLPeer(t *testing.T) {
 	}
 	if s := Summarize([]Page{measuredPeer, failedPeer}); s.PeerPages != 1 || s.PeerFound != peer.Measure.Found || s.PeerTargets != measuredPeer.Truth.Targets {
 		t.Errorf("summary: %d peer pages, %d found of %d", s.PeerPages, s.PeerFound, s.PeerTargets)
+	}
+}
+
+// nopCloser is a buffer that closes.
+type nopCloser struct{ *bytes.Buffer }
+
+func (nopCloser) Close() error { return nil }
+
+// TestWriteSplit: a split report's index holds the summary, the plots and
+// the table, every row linking to its page's file, and no picture or
+// view; each page's file holds its section, its screenshot inline, and a
+// link back; nothing is fetched, and a page's strings write no markup.
+func TestWriteSplit(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 36))
+	var pngBuf bytes.Buffer
+	if err := png.Encode(&pngBuf, img); err != nil {
+		t.Fatal(err)
+	}
+	const evil = `"><script>alert(1)</script>`
+	var pages []Page
+	for i := range 3 {
+		p := truthPage(t)
+		p.Index, p.URL, p.Screenshot = i, fmt.Sprintf("http://x.test/%d%s", i, evil), pngBuf.Bytes()
+		pages = append(pages, p)
+	}
+	pages = append(pages, Page{Index: 3, URL: "http://dead.test/", Error: "navigate: no answer"})
+	files := map[int]*bytes.Buffer{}
+	var index bytes.Buffer
+	err := WriteSplit(&index, "report-pages", "report.html", func(i int) (io.WriteCloser, error) {
+		files[i] = &bytes.Buffer{}
+		return nopCloser{files[i]}, nil
+	}, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := index.String()
+	if strings.Contains(out, "data:image") || strings.Contains(out, "<section") || strings.Contains(out, "<script>alert") || !strings.Contains(out, `class="plot"`) {
+		t.Error("the index holds a picture or a section, escapes nothing, or lacks its plots")
+	}
+	for i := range pages {
+		if !strings.Contains(out, fmt.Sprintf(`href="report-pages/page-%d.html"`, i)) {
+			t.Errorf("the index does not link page %d", i)
+		}
+		f := files[i].String()
+		if !strings.Contains(f, fmt.Sprintf(`id="page-%d"`, i)) || !strings.Contains(f, `href="../report.html"`) || strings.Contains(f, "<script>alert") {
+			t.Errorf("page %d's file lacks its section or its way back, or escapes nothing", i)
+		}
+		if i < 3 && !strings.Contains(f, `src="data:image/jpeg;base64,`) {
+			t.Errorf("page %d's file lacks its screenshot", i)
+		}
+		for _, fetched := range []string{`src="http`, `href="http`, `url(http`, `@import`} {
+			if strings.Contains(f+out, fetched) {
+				t.Errorf("the report fetches something: %s", fetched)
+			}
+		}
 	}
 }

@@ -3,11 +3,7 @@ package report
 // pageTemplate is the report. Figures carry their raw value in data-v (the
 // sort key, and what tests compare with the JSON); marks carry the index
 // of the missed target they outline in data-target.
-const pageTemplate = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width">
-<title>axfuse compare: {{len .Pages}} page{{if ne (len .Pages) 1}}s{{end}}</title>
-<style>
+const pageTemplate = `{{define "style"}}<style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 16px; color: #222 }
 h1 { font-size: 20px } h2 { font-size: 16px; margin: 28px 0 6px; word-break: break-all }
 table { border-collapse: collapse } td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: right }
@@ -25,7 +21,32 @@ td:first-child, th:first-child, td.url { text-align: left } td.url { word-break:
 .missed { fill: rgba(220,0,0,.12); stroke: #e00; stroke-width: 3 }
 ol.missed-list li { color: #a00 }
 pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font-size: 12px }
-</style></head><body>
+</style>{{end}}{{define "section"}}<section class="page" id="page-{{.Index}}" data-index="{{.Index}}">
+<h2>{{.Index}}. {{if .Title}}{{.Title}} — {{end}}{{.URL}}</h2>
+{{if .Error}}<p class="err">{{.Error}}</p>{{else if .Truth}}{{$p := .}}
+<p>{{.Truth.Targets}} targets ({{.Truth.ListenerOnly}} listener-only), {{.Truth.Covered}} covered, {{.Truth.Delegating}} delegating containers left out{{if .Truth.Unjudged}}, {{.Truth.Unjudged}} not hit-tested{{end}}; {{f1 .MS}} ms.
+{{with .Truth.Peer}}{{if .Error}}<span class="err">The peer {{.Name}} failed: {{.Error}}</span>{{end}}{{end}}
+{{if .ShotErr}}<span class="err">{{.ShotErr}}</span>{{else if not .Shot}}No screenshot: a recorded capture; the marks are drawn on a blank viewport.{{end}}</p>
+<div class="views">
+{{range .Views}}<figure class="view" data-view="{{.Key}}">
+<figcaption><b>{{.Name}}</b>: {{.Measure.Found}}/{{.Measure.Targets}} targets ({{pct .Measure.Recall}}), {{.Measure.ListenerOnlyFound}}/{{.Measure.ListenerOnly}} listener-only, {{if eq .Key "peer"}}{{.Measure.RefsInView}} refs in view (reach not judged: known by box only){{else}}{{.Measure.Unreachable}}/{{.Measure.RefsInView}} refs unreachable ({{pct .Measure.Precision}} precision){{end}}, {{.Measure.Tokens}} tokens</figcaption>
+<div class="shot">{{if $p.Shot}}<img alt="viewport of {{$p.URL}}" src="{{$p.Shot}}">{{else}}<svg class="blank" viewBox="0 0 {{$p.W}} {{$p.H}}"></svg>{{end}}
+<svg class="marks" viewBox="0 0 {{$p.W}} {{$p.H}}" preserveAspectRatio="none">
+{{range .Refs}}<rect class="ref{{if .Unreachable}} unreachable{{end}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"/><text class="ref-label" x="{{.X}}" y="{{.Y}}" dy="13">{{.Label}}</text>
+{{end}}{{range .Missed}}<rect class="missed" data-target="{{.I}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Label}}</title></rect>
+{{end}}</svg></div>
+{{if .Measure.UnreachableRefs}}<p>Refs a click at their centre cannot reach (dashed orange): {{range $i, $r := .Measure.UnreachableRefs}}{{if $i}}, {{end}}{{$r}}{{end}}</p>{{end}}
+{{if .Missed}}<p>Targets the {{.Name}} view has no ref for ({{len .Missed}}), outlined in red:</p>
+<ol class="missed-list" start="0">{{range .Missed}}<li data-target="{{.I}}">{{.Label}}</li>{{end}}</ol>{{end}}
+<details><summary>{{.Name}} YAML ({{.Measure.Tokens}} tokens)</summary><pre>{{.YAML}}</pre></details>
+</figure>
+{{end}}</div>{{end}}
+</section>
+{{end}}<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width">
+<title>axfuse compare: {{len .Pages}} page{{if ne (len .Pages) 1}}s{{end}}</title>
+{{template "style"}}</head><body>
 <h1>axfuse compare: AX-only and fused views against the browser's ground truth</h1>
 <p>Ground truth: the elements in the viewport with a click listener or native activation, visible, whose clickable point the browser's hit test reaches. Recall: targets a view gives a ref to. Precision: a view's refs in view that a click reaches.</p>
 {{with .Summary}}<table id="summary">
@@ -48,7 +69,7 @@ pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font
 {{if .Peer}}<th data-type="n">{{.Peer}} recall</th><th data-type="n">{{.Peer}} tokens</th>{{end}}
 </tr></thead><tbody>
 {{range .Pages}}<tr data-index="{{.Index}}">
-<td data-v="{{.Index}}"><a href="#page-{{.Index}}">{{.Index}}</a></td><td class="url" data-v="{{.URL}}">{{.URL}}</td><td data-field="ms" data-v="{{.MS}}">{{f1 .MS}}</td>
+<td data-v="{{.Index}}"><a href="{{if $.Split}}{{$.Split}}/page-{{.Index}}.html{{else}}#page-{{.Index}}{{end}}">{{.Index}}</a></td><td class="url" data-v="{{.URL}}">{{.URL}}</td><td data-field="ms" data-v="{{.MS}}">{{f1 .MS}}</td>
 {{if .Truth}}{{with .Truth}}<td data-field="targets" data-v="{{.Targets}}">{{.Targets}}</td><td data-field="listenerOnly" data-v="{{.ListenerOnly}}">{{.ListenerOnly}}</td>
 <td data-field="ax.recall" data-v="{{.AX.Recall}}">{{pct .AX.Recall}}</td><td data-field="fused.recall" data-v="{{.Fused.Recall}}">{{pct .Fused.Recall}}</td>
 <td data-field="ax.precision" data-v="{{.AX.Precision}}">{{pct .AX.Precision}}</td><td data-field="fused.precision" data-v="{{.Fused.Precision}}">{{pct .Fused.Precision}}</td>
@@ -56,28 +77,7 @@ pre { background: #f6f6f6; padding: 8px; overflow: auto; max-height: 480px; font
 <td data-field="ratio" data-v="{{.Ratio}}">{{f2 .Ratio}}</td>{{if $.Peer}}{{with .Truth.Peer}}{{if .Measure}}<td data-field="peer.recall" data-v="{{.Measure.Recall}}">{{pct .Measure.Recall}}</td><td data-field="peer.tokens" data-v="{{.Measure.Tokens}}">{{.Measure.Tokens}}</td>{{else}}<td class="err" colspan="2" data-v="-1">{{.Error}}</td>{{end}}{{else}}<td data-v="-1"></td><td data-v="-1"></td>{{end}}{{end}}{{else}}<td class="err" colspan="{{if $.Peer}}11{{else}}9{{end}}" data-v="-1">{{.Error}}</td>{{end}}
 </tr>
 {{end}}</tbody></table>
-{{range .Pages}}<section class="page" id="page-{{.Index}}" data-index="{{.Index}}">
-<h2>{{.Index}}. {{if .Title}}{{.Title}} — {{end}}{{.URL}}</h2>
-{{if .Error}}<p class="err">{{.Error}}</p>{{else if .Truth}}{{$p := .}}
-<p>{{.Truth.Targets}} targets ({{.Truth.ListenerOnly}} listener-only), {{.Truth.Covered}} covered, {{.Truth.Delegating}} delegating containers left out{{if .Truth.Unjudged}}, {{.Truth.Unjudged}} not hit-tested{{end}}; {{f1 .MS}} ms.
-{{with .Truth.Peer}}{{if .Error}}<span class="err">The peer {{.Name}} failed: {{.Error}}</span>{{end}}{{end}}
-{{if .ShotErr}}<span class="err">{{.ShotErr}}</span>{{else if not .Shot}}No screenshot: a recorded capture; the marks are drawn on a blank viewport.{{end}}</p>
-<div class="views">
-{{range .Views}}<figure class="view" data-view="{{.Key}}">
-<figcaption><b>{{.Name}}</b>: {{.Measure.Found}}/{{.Measure.Targets}} targets ({{pct .Measure.Recall}}), {{.Measure.ListenerOnlyFound}}/{{.Measure.ListenerOnly}} listener-only, {{if eq .Key "peer"}}{{.Measure.RefsInView}} refs in view (reach not judged: known by box only){{else}}{{.Measure.Unreachable}}/{{.Measure.RefsInView}} refs unreachable ({{pct .Measure.Precision}} precision){{end}}, {{.Measure.Tokens}} tokens</figcaption>
-<div class="shot">{{if $p.Shot}}<img alt="viewport of {{$p.URL}}" src="{{$p.Shot}}">{{else}}<svg class="blank" viewBox="0 0 {{$p.W}} {{$p.H}}"></svg>{{end}}
-<svg class="marks" viewBox="0 0 {{$p.W}} {{$p.H}}" preserveAspectRatio="none">
-{{range .Refs}}<rect class="ref{{if .Unreachable}} unreachable{{end}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"/><text class="ref-label" x="{{.X}}" y="{{.Y}}" dy="13">{{.Label}}</text>
-{{end}}{{range .Missed}}<rect class="missed" data-target="{{.I}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Label}}</title></rect>
-{{end}}</svg></div>
-{{if .Measure.UnreachableRefs}}<p>Refs a click at their centre cannot reach (dashed orange): {{range $i, $r := .Measure.UnreachableRefs}}{{if $i}}, {{end}}{{$r}}{{end}}</p>{{end}}
-{{if .Missed}}<p>Targets the {{.Name}} view has no ref for ({{len .Missed}}), outlined in red:</p>
-<ol class="missed-list" start="0">{{range .Missed}}<li data-target="{{.I}}">{{.Label}}</li>{{end}}</ol>{{end}}
-<details><summary>{{.Name}} YAML ({{.Measure.Tokens}} tokens)</summary><pre>{{.YAML}}</pre></details>
-</figure>
-{{end}}</div>{{end}}
-</section>
-{{end}}
+{{if not .Split}}{{range .Pages}}{{template "section" .}}{{end}}{{end}}
 <script>
 // Sort the pages table by the clicked column; again to reverse.
 document.querySelectorAll('#pages th').forEach((th, col) => th.addEventListener('click', () => {
@@ -88,5 +88,17 @@ document.querySelectorAll('#pages th').forEach((th, col) => th.addEventListener(
   [...body.rows].sort((a, b) => { const x = key(a), y = key(b); return dir * (x < y ? -1 : x > y ? 1 : 0); }).forEach(r => body.appendChild(r));
 }));
 </script>
+</body></html>
+`
+
+// detailTemplate is one page's detail in a split report: the page's
+// section alone, with a link back to the index.
+const detailTemplate = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width">
+<title>axfuse compare: page {{.Page.Index}}</title>
+{{template "style"}}</head><body>
+<p><a href="../{{.Index}}">all pages</a></p>
+{{template "section" .Page}}
 </body></html>
 `
