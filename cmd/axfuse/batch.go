@@ -3,13 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/axfuse/axfuse/fuse"
@@ -22,9 +20,9 @@ import (
 func batchCommand() *command {
 	return &command{name: "batch", args: "[flags] FILE", run: batch,
 		summary: "snapshot every URL or path in FILE, several tabs at once",
-		detail:  "Snapshot every URL or path in FILE (one a line) with --parallel tabs at once: one JSON object a page on stdout (errors too), a progress bar and a summary on stderr.",
-		example: "axfuse batch --parallel 2 urls.txt > out.jsonl",
-		flags:   flagsOf(pageFlags, viewFlags, []string{"parallel"})}
+		detail:  "Snapshot every URL or path in FILE (one a line) with --parallel workers at once: one JSON object a page on stdout as each finishes (errors too; in FILE's order with --ordered), a progress bar and a summary on stderr. The workers share one browser's tabs, or, when --cdp names a browser farm or is given more than once, each has a browser session of its own, the endpoints taken in turn. A page whose browser session was lost is tried once more on a new one (its line's retried field says why). A run that was stopped (Ctrl-C, SIGTERM) writes no line for the pages it did not finish: --resume FILE, given the file its lines went to, runs only the pages FILE lacks and appends their lines to it.",
+		example: "axfuse batch --parallel 2 urls.txt > out.jsonl\naxfuse batch --resume out.jsonl urls.txt\naxfuse batch --cdp \"ws://127.0.0.1:3311/?token=$TOKEN\" --parallel 4 urls.txt > out.jsonl",
+		flags:   flagsOf(pageFlags, viewFlags, []string{"parallel", "ordered", "resume"})}
 }
 
 // batchLine is one page of a batch: its observation or its error, never
@@ -34,6 +32,7 @@ type batchLine struct {
 	URL         string            `json:"url"`
 	MS          float64           `json:"ms"`
 	Error       string            `json:"error,omitempty"`
+	Retried     string            `json:"retried,omitempty"` // why the page was tried again
 	Observation *fuse.Observation `json:"observation,omitempty"`
 }
 
@@ -41,6 +40,7 @@ type batchLine struct {
 type batchSummary struct {
 	Pages    int     `json:"pages"`
 	Failures int     `json:"failures"`
+	Retried  int     `json:"retried"`
 	MedianMS float64 `json:"medianMs"`
 	P95MS    float64 `json:"p95Ms"`
 	Tokens   int     `json:"tokens"` // all pages'
@@ -72,83 +72,41 @@ func readList(path string) ([]string, error) {
 	return out, nil
 }
 
-// batch snapshots every page of the list with --parallel tabs of one
-// browser (launched, or a --cdp endpoint such as a browser farm) and
-// writes one JSON line a page as each finishes.
+// batch snapshots every page of the list with --parallel workers (tabs of
+// one browser, or a browser session each on a farm or several --cdp)
+// and writes one JSON line a page as each finishes, or in the list's
+// order with --ordered; --resume finishes an interrupted run.
 func batch(ctx context.Context, cfg *config, stdout io.Writer) error {
-	pages, err := readList(cfg.listFile)
+	r, err := newListRun[batchLine](cfg, cfg.listFile, stdout)
 	if err != nil {
 		return err
 	}
-	bar := progressbar.NewOptions(len(pages), progressbar.OptionSetWriter(cfg.stderr),
+	defer r.closeOut()
+	r.index = func(l batchLine) int { return l.Index }
+	r.failure = func(l batchLine) string { return l.Error }
+	r.retried = func(l batchLine, why string) batchLine { l.Retried = why; return l }
+	bar := progressbar.NewOptions(len(r.pages), progressbar.OptionSetWriter(cfg.stderr),
 		progressbar.OptionSetDescription("snapshots"), progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
-	var lines []batchLine
-	err = withBrowser(ctx, cfg, func(b cliBrowser) error {
-		lines = runBatch(ctx, b, cfg, pages, json.NewEncoder(stdout), bar)
-		return nil
+	_ = bar.Add(len(r.done))
+	pool := newBrowsers(ctx, cfg)
+	defer pool.close()
+	lines := r.run(ctx, pool, func(b cliBrowser, i int) batchLine {
+		defer bar.Add(1)
+		return batchPage(b, cfg, i, r.pages[i])
 	})
 	bar.Finish()
 	fmt.Fprintln(cfg.stderr)
-	if err != nil {
+	if err := interrupted(ctx, len(lines), len(r.pages), cfg); err != nil {
 		return err
 	}
 	sum := summarize(lines)
-	fmt.Fprintf(cfg.stderr, "axfuse batch: %d pages, %d failed, median %.0f ms, p95 %.0f ms, %d tokens in all\n",
-		sum.Pages, sum.Failures, sum.MedianMS, sum.P95MS, sum.Tokens)
+	fmt.Fprintf(cfg.stderr, "axfuse batch: %d pages, %d failed, %d tried again, median %.0f ms, p95 %.0f ms, %d tokens in all\n",
+		sum.Pages, sum.Failures, sum.Retried, sum.MedianMS, sum.P95MS, sum.Tokens)
 	if sum.Failures > 0 {
 		return fmt.Errorf("%d of %d pages failed (their lines say why)", sum.Failures, sum.Pages)
 	}
 	return nil
-}
-
-// runBatch hands the pages to the workers; every page yields one line,
-// written under a lock as it completes.
-func runBatch(ctx context.Context, b cliBrowser, cfg *config, pages []string, enc *json.Encoder, bar *progressbar.ProgressBar) []batchLine {
-	var lines []batchLine
-	eachPage(ctx, cfg.parallel, len(pages), func(i int) batchLine { return batchPage(b, cfg, i, pages[i]) },
-		func(i int, err error) batchLine {
-			return batchLine{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
-		},
-		func(line batchLine) {
-			if err := enc.Encode(line); err != nil && line.Error == "" {
-				line.Error = "writing the line: " + err.Error()
-			}
-			lines = append(lines, line)
-			bar.Add(1)
-		})
-	return lines
-}
-
-// eachPage runs do for pages 0..n-1 on parallel workers and hands each
-// result to emit, one at a time, as it completes; once ctx ends, the pages
-// not yet started get notStarted's result instead.
-func eachPage[L any](ctx context.Context, parallel, n int, do func(i int) L, notStarted func(i int, err error) L, emit func(L)) {
-	jobs := make(chan int)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(max(parallel, 1), n) {
-		wg.Go(func() {
-			for i := range jobs {
-				line := do(i)
-				mu.Lock()
-				emit(line)
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range n {
-		if ctx.Err() != nil {
-			line := notStarted(i, ctx.Err())
-			mu.Lock()
-			emit(line)
-			mu.Unlock()
-			continue
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 }
 
 // batchPage snapshots one page in a tab of its own; a panic in the
@@ -181,12 +139,17 @@ func summarize(lines []batchLine) batchSummary {
 	s := batchSummary{Pages: len(lines)}
 	var ms []float64
 	for _, l := range lines {
+		if l.Retried != "" {
+			s.Retried++
+		}
 		if l.Error != "" {
 			s.Failures++
 			continue
 		}
 		ms = append(ms, l.MS)
-		s.Tokens += l.Observation.Stats.Tokens
+		if l.Observation != nil {
+			s.Tokens += l.Observation.Stats.Tokens
+		}
 	}
 	sort.Float64s(ms)
 	s.MedianMS = median(ms)

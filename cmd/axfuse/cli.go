@@ -48,7 +48,7 @@ func init() {
 
 // Flag groups shared by several commands.
 var (
-	launchFlags = []string{"cdp", "tab", "browser", "viewport", "scale", "timeout", "frame-depth"}
+	launchFlags = []string{"cdp", "cdp-header", "tab", "browser", "viewport", "scale", "timeout", "frame-depth"}
 	pageFlags   = append(append([]string(nil), launchFlags...), "wait")
 	viewFlags   = []string{"mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "audit"}
 )
@@ -63,7 +63,8 @@ func flagsOf(groups ...[]string) []string {
 
 // flagHelp is each flag's argument name and meaning, in one place.
 var flagHelp = map[string][2]string{
-	"cdp":             {"ENDPOINT", "attach to a running browser: http://host:port, ws://host:port/devtools/browser/ID, or a tab's ws://host:port/devtools/page/ID"},
+	"cdp":             {"ENDPOINT", "attach to a running browser: http://host:port, ws://host:port/devtools/browser/ID, a tab's ws://host:port/devtools/page/ID, or a browser farm's ws:// or wss:// address with its query (Browserless: ws://host:3000/?token=…): each connection gets a browser of its own; batch and compare --batch take it more than once and spread the pages over them; its query's values are never printed"},
+	"cdp-header":      {"'NAME: VALUE'", "with --cdp: send this header with every request to the endpoint (a farm that authenticates by header: 'Authorization: Bearer …'); repeatable; its value is never printed"},
 	"tab":             {"TAB", "with --cdp: the tab to use, by target id, index (as `axfuse tabs` lists them) or a piece of its URL (default: the tab in use)"},
 	"browser":         {"PATH", "Chromium executable to launch (default: chromium, chromium-browser, google-chrome on PATH); not with --cdp"},
 	"viewport":        {"WxH", "viewport of a launched browser, 100 to 10000 each way (default 1280x720); not with --cdp"},
@@ -89,20 +90,22 @@ var flagHelp = map[string][2]string{
 	"text":            {"TEXT", "match any text (name, value, text, URL) containing TEXT"},
 	"o":               {"FILE", "where to write the capture"},
 	"batch":           {"FILE", "compare every URL or path in FILE (one a line) with --parallel tabs: one JSON line a page on stdout, then a summary line"},
-	"html":            {"FILE", "also write a self-contained HTML report: screenshots with each view's refs marked and the targets it misses outlined in red, both YAMLs, the measures"},
+	"html":            {"FILE", "also write an HTML report, openable offline: screenshots with each view's refs marked and the targets it misses outlined in red, both YAMLs, the measures; with --batch FILE is the index (summary, plots, sortable table) and each page is its own file in the folder beside it (FILE's name with -pages)"},
 	"peer":            {"[NAME=]COMMAND", "also measure an outside observer of the same tab (needs --cdp): COMMAND, split on spaces with {cdp} and {target} replaced by the endpoint and the tab's target id, prints its YAML, or JSON {snapshot, elements: [{ref, box}]} to measure its refs by their boxes (scripts/peers/playwright-ai.cjs: Playwright's ai snapshot)"},
 	"hits":            {"", "(capture) also record the browser's hit tests that compare measures the views with (a full capture)"},
 	"clear":           {"", "(type) empty the field first"},
 	"submit":          {"", "(type) press Enter after typing"},
 	"dialog":          {"dismiss|accept|TEXT", "how to answer an alert, confirm or prompt the action opens (default dismiss; TEXT accepts a prompt with it)"},
 	"runs":            {"N", "capture and fuse each page N times, 1 to 1000 (default 5)"},
-	"parallel":        {"N", "tabs at once, 1 to 64 (default 2)"},
+	"parallel":        {"N", "pages at once, 1 to 64 (default 2; with several --cdp, one a --cdp): tabs of one browser, or a browser session each on a farm or several --cdp"},
+	"ordered":         {"", "write the lines in the list's order (a finished page waits for those before it), not as pages finish"},
+	"resume":          {"FILE", "finish an interrupted run: FILE is its output; the pages it has a line for are not run again, the others' lines are appended to it (nothing goes to stdout)"},
 	"upload-root":     {"DIR", "browser_file_upload takes files from DIR only (default: the current folder)"},
 	"allowed-origins": {"LIST", "the only origins pages may load from, separated by ; or , (https://example.com, example.com for http and https, *.example.com for subdomains; default: any)"},
 	"blocked-origins": {"LIST", "origins pages may never load from, as --allowed-origins writes them; they win over it"},
 	"allow-file-urls": {"", "let pages load file: URLs (refused by default: a file: page reads this machine's files to the agent)"},
 	"caps":            {"LIST", "opt-in tools, separated by , : evaluate (browser_evaluate runs the agent's JavaScript in the page), vision (browser_mouse_click_xy and browser_mouse_wheel at viewport points), pdf (browser_pdf_save)"},
-	"port":            {"N", "serve MCP over Streamable HTTP on port N (0 picks a free one, printed on stderr) instead of stdin/stdout; each client session gets a browser context of its own"},
+	"port":            {"N", "serve MCP over Streamable HTTP on port N (0 picks a free one, printed on stderr) instead of stdin/stdout; each client session gets a browser context of its own (with a farm's --cdp, a browser of its own from the farm), and the calls of different sessions run at once"},
 	"host":            {"HOST", "the address --port listens on (default 127.0.0.1: this machine only)"},
 	"max-sessions":    {"N", "with --port: client sessions open at once, 1 to 64 (default 8)"},
 	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
@@ -110,7 +113,18 @@ var flagHelp = map[string][2]string{
 
 // binders define each flag on a flag set, writing into the config.
 var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
-	"cdp":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.cdp, n, "", "") },
+	"cdp": func(fs *flag.FlagSet, c *config, n string) {
+		fs.Func(n, "", func(v string) error {
+			if c.cdp == "" {
+				c.cdp = v
+			}
+			c.cdpAll = append(c.cdpAll, v)
+			return nil
+		})
+	},
+	"cdp-header": func(fs *flag.FlagSet, c *config, n string) {
+		fs.Func(n, "", func(v string) error { c.cdpHeaders = append(c.cdpHeaders, v); return nil })
+	},
 	"tab":         func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.tab, n, "", "") },
 	"browser":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.browser, n, "", "") },
 	"viewport":    func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.viewport, n, "1280x720", "") },
@@ -150,6 +164,8 @@ var binders = map[string]func(fs *flag.FlagSet, c *config, name string){
 	"dialog":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.dialog, n, "dismiss", "") },
 	"runs":            func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.runs, n, 5, "") },
 	"parallel":        func(fs *flag.FlagSet, c *config, n string) { fs.IntVar(&c.parallel, n, 2, "") },
+	"ordered":         func(fs *flag.FlagSet, c *config, n string) { fs.BoolVar(&c.ordered, n, false, "") },
+	"resume":          func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.resume, n, "", "") },
 	"upload-root":     func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.uploadRoot, n, "", "") },
 	"allowed-origins": func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.allowedOrigins, n, "", "") },
 	"blocked-origins": func(fs *flag.FlagSet, c *config, n string) { fs.StringVar(&c.blockedOrigins, n, "", "") },
@@ -300,6 +316,25 @@ func (cfg *config) sharedCombinations() error {
 	}
 	if cfg.from != "" && (cfg.url != "" || cfg.cdp != "") {
 		return errors.New("--from replays a capture; it takes no URL or --cdp")
+	}
+	return cfg.checkEndpoints()
+}
+
+// checkEndpoints: several --cdp only where pages are spread over them,
+// and --cdp-header only with --cdp, each a well-formed header (whose
+// value no error quotes).
+func (cfg *config) checkEndpoints() error {
+	spread := cfg.cmd == "batch" || cfg.cmd == "compare" && cfg.batchFile != ""
+	if len(cfg.cdpAll) > 1 && !spread {
+		return fmt.Errorf("--cdp is given %d times: only batch and compare --batch spread pages over several endpoints", len(cfg.cdpAll))
+	}
+	if len(cfg.cdpHeaders) > 0 && cfg.cdp == "" {
+		return errors.New("--cdp-header goes with --cdp: it is sent to the endpoint")
+	}
+	for i, h := range cfg.cdpHeaders {
+		if err := checkHeader(h); err != nil {
+			return fmt.Errorf("--cdp-header #%d: %w", i+1, err)
+		}
 	}
 	return nil
 }

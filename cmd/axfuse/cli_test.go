@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -144,6 +145,63 @@ func TestEveryFlagBinds(t *testing.T) {
 	for name := range binders {
 		if _, ok := flagHelp[name]; !ok {
 			t.Errorf("--%s binds but has no help", name)
+		}
+	}
+}
+
+// TestARefusingFarmIsOneLineWithoutItsToken: every command that reaches
+// a browser, pointed at a farm that refuses (wrong token, full), fails
+// with one line saying which, and neither the token in --cdp's query nor
+// the --cdp-header credential appears in anything it writes, even when
+// the farm's answer quotes them.
+func TestARefusingFarmIsOneLineWithoutItsToken(t *testing.T) {
+	const token, credential = "tok-S3CRET-42", "cred-S3CRET-43"
+	for status, want := range map[int]string{http.StatusUnauthorized: "check the token", http.StatusTooManyRequests: "queue are full"} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(status)
+			w.Write([]byte(r.URL.String() + " " + r.Header.Get("Authorization")))
+		}))
+		farm := "ws://" + strings.TrimPrefix(srv.URL, "http://") + "/?token=" + token
+		for _, args := range [][]string{
+			{"snapshot", "--cdp", farm, "--cdp-header", "Authorization: Bearer " + credential, "https://example.com"},
+			{"snapshot", "--cdp", farm},
+			{"act", "--cdp", farm, "click", "e1"},
+			{"tabs", "--cdp", farm},
+		} {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, &out, &errOut)
+			all := out.String() + errOut.String()
+			if err != nil {
+				all += err.Error()
+			}
+			switch {
+			case err == nil:
+				t.Errorf("%d %s: no error", status, args[0])
+			case err != nil && (!strings.Contains(err.Error(), want) || strings.Contains(oneLine(err.Error()), "\n")):
+				t.Errorf("%d %s: error %v, want one line saying %q", status, args[0], err, want)
+			}
+			if strings.Contains(all, token) || strings.Contains(all, credential) {
+				t.Errorf("%d %s: a secret was printed: %q", status, args[0], all)
+			}
+		}
+		srv.Close()
+	}
+}
+
+// TestEndpointFlagsAreChecked: several --cdp only where pages are spread,
+// --cdp-header only with --cdp and well formed, and never quoted.
+func TestEndpointFlagsAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"snapshot", "--cdp", "ws://a:1/?token=x1", "--cdp", "ws://b:1/?token=x2"}, "only batch and compare --batch"},
+		{[]string{"snapshot", "--cdp-header", "Authorization: Bearer zzz-secret"}, "goes with --cdp"},
+		{[]string{"snapshot", "--cdp", "ws://a:1/", "--cdp-header", "broken zzz-secret"}, "--cdp-header #1"},
+	} {
+		err := run(context.Background(), tc.args, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "zzz-secret") {
+			t.Errorf("%q: %v, want an error saying %q and no secret", tc.args, err, tc.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
@@ -31,7 +32,7 @@ func compareCommand() *command {
 			"and both measured against the browser's ground truth: the elements in the viewport with a click listener or native activation, visible, whose centre the browser's hit test reaches " +
 			"(recall of those targets, listener-only ones apart; refs a click cannot reach; tokens). With --batch, every page of a list; with --html, a report to look at.",
 		example: "axfuse compare https://example.com\naxfuse compare --from page.capture.json --format json\naxfuse compare --batch urls.txt --parallel 2 --html report.html > pages.jsonl",
-		flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "html", "peer"})}
+		flags:   flagsOf(pageFlags, []string{"format", "from", "offscreen", "margin", "batch", "parallel", "ordered", "resume", "html", "peer"})}
 }
 
 // checkCompare checks compare's flags: --batch against a single page's,
@@ -43,8 +44,8 @@ func checkCompare(cfg *config) error {
 	if cfg.formatSet && cfg.batchFile != "" {
 		return errors.New("--batch writes JSON Lines (and --html a report); --format does not apply")
 	}
-	if cfg.parallelSet && cfg.batchFile == "" {
-		return errors.New("--parallel applies to --batch")
+	if (cfg.parallelSet || cfg.ordered || cfg.resume != "") && cfg.batchFile == "" {
+		return errors.New("--parallel, --ordered and --resume apply to --batch")
 	}
 	if cfg.peer != "" {
 		if cfg.cdp == "" {
@@ -135,18 +136,36 @@ func peerOn(ctx context.Context, cfg *config, tab cliTab) *truth.Peer {
 
 // captureWithHits takes a full capture and the browser's hit tests at the
 // points measuring its views needs (truth.PointsFor), kept in c.Hits, and
-// with shot, the viewport's screenshot after them.
+// with shot, the viewport's screenshot after them. The hit tests must
+// show the moment the capture shows: a capture asked again right after
+// them has to be the same one (the tab reuses a capture only when nothing
+// changed since). When the page changed in between (an overlay fading
+// after load), the new capture is measured and hit-tested in turn, up to
+// maxTruthRounds times; the timings say how it went.
 func captureWithHits(tab cliTab, cfg *config, shot bool) (*domsnap.Capture, []byte, error) {
-	c, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
+	full := browser.CaptureOptions{Mode: domsnap.CaptureFull}
+	c, err := tab.CaptureWith(full)
 	if err != nil {
 		return nil, nil, err
 	}
-	start := time.Now()
-	points := truth.PointsFor(c, layout.Compute(c), fuse.Compare(c, cfg.fuseOptions()))
-	if c.Hits, err = oracle.HitTests(tab, points); err != nil {
-		return nil, nil, err
+	for round := 1; ; round++ {
+		start := time.Now()
+		points := truth.PointsFor(c, layout.Compute(c), fuse.Compare(c, cfg.fuseOptions()))
+		hits, err := oracle.HitTests(tab, points)
+		if err != nil {
+			return nil, nil, err
+		}
+		moment, again, err := momentAfter(tab, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if moment != momentChanged || round == maxTruthRounds {
+			c.Hits = hits
+			c.Timings = append(c.Timings, domsnap.TimingSince(fmt.Sprintf("hit tests (%d points, round %d: %s)", len(points), round, moment), start))
+			break
+		}
+		c = again
 	}
-	c.Timings = append(c.Timings, domsnap.TimingSince(fmt.Sprintf("hit tests (%d points)", len(points)), start))
 	if !shot {
 		return c, nil, nil
 	}
@@ -157,44 +176,103 @@ func captureWithHits(tab cliTab, cfg *config, shot bool) (*domsnap.Capture, []by
 	return c, png, nil
 }
 
-// compareBatch compares every page of the list with --parallel tabs of
-// one browser: one JSON line a page as each finishes (errors too), then
-// a line holding the summary; progress and the summary in words on
-// stderr; with --html, the report of all pages.
+// maxTruthRounds bounds the rounds of capture and hit tests on a page
+// that keeps changing; the last round then stands.
+const maxTruthRounds = 3
+
+// A moment says whether the page changed between a capture and its hit
+// tests, as a capture asked again right after them shows.
+type moment string
+
+const (
+	momentSame    moment = "the page did not change meanwhile"
+	momentChanged moment = "the page changed meanwhile"
+	// momentUnknown: the tab keeps no capture of this page to compare with
+	// (frames, a closed shadow root, a custom element): the round stands.
+	momentUnknown moment = "whether the page changed is not known"
+)
+
+// momentAfter says whether the page changed since capture c, by asking
+// the tab for the same capture again (and gives that capture). A page the
+// tab keeps no capture of is not asked: a capture would be taken anew and
+// tell nothing.
+func momentAfter(tab cliTab, c *domsnap.Capture) (moment, *domsnap.Capture, error) {
+	if keepsNone(c) {
+		return momentUnknown, nil, nil
+	}
+	again, err := tab.CaptureWith(browser.CaptureOptions{Mode: domsnap.CaptureFull})
+	if err != nil {
+		return "", nil, err
+	}
+	return sameMoment(again), again, nil
+}
+
+// keepsNone: the capture's quiet check says the tab keeps no capture of
+// this page (frames, a closed shadow root, a custom element).
+func keepsNone(c *domsnap.Capture) bool {
+	for _, tm := range c.Timings {
+		if strings.HasPrefix(tm.Step, "quiet check: no reuse on this page") {
+			return true
+		}
+	}
+	return false
+}
+
+// sameMoment reads the quiet check of a capture asked again: reused, the
+// page did not change; kept none to reuse, not known; else it changed.
+func sameMoment(again *domsnap.Capture) moment {
+	for _, tm := range again.Timings {
+		switch {
+		case strings.HasPrefix(tm.Step, "capture (reused"):
+			return momentSame
+		case strings.HasPrefix(tm.Step, "quiet check: no reuse on this page"), strings.HasPrefix(tm.Step, "quiet check: no capture to reuse"):
+			return momentUnknown
+		}
+	}
+	return momentChanged
+}
+
+// compareBatch compares every page of the list with --parallel workers
+// (tabs of one browser, or a browser session each on a farm or several
+// --cdp): one JSON line a page as each finishes (errors too; in the
+// list's order with --ordered), then a line holding the summary; progress
+// and the summary in words on stderr; with --html, the report of all
+// pages. --resume finishes an interrupted run.
 func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
-	pages, err := readList(cfg.batchFile)
+	r, err := newListRun[report.Page](cfg, cfg.batchFile, stdout)
 	if err != nil {
 		return err
 	}
-	bar := progressbar.NewOptions(len(pages), progressbar.OptionSetWriter(cfg.stderr),
+	defer r.closeOut()
+	r.index = func(p report.Page) int { return p.Index }
+	r.failure = func(p report.Page) string { return p.Error }
+	r.retried = func(p report.Page, why string) report.Page { p.Retried = why; return p }
+	bar := progressbar.NewOptions(len(r.pages), progressbar.OptionSetWriter(cfg.stderr),
 		progressbar.OptionSetDescription("compare"), progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	done := make([]report.Page, len(pages))
-	err = withBrowser(ctx, cfg, func(b cliBrowser) error {
-		eachPage(ctx, cfg.parallel, len(pages), func(i int) report.Page { return compareOne(ctx, b, cfg, i, pages[i]) },
-			func(i int, err error) report.Page {
-				return report.Page{Index: i, URL: pages[i], Error: "not started: " + err.Error()}
-			},
-			func(p report.Page) {
-				if err := enc.Encode(p); err != nil && p.Error == "" {
-					p.Error = "writing the line: " + err.Error()
-				}
-				if cfg.html == "" { // only the report needs the views and pictures
-					p.AX, p.Fused, p.Screenshot = nil, nil, nil
-				}
-				done[p.Index] = p
-				bar.Add(1)
-			})
-		return nil
+	_ = bar.Add(len(r.done))
+	pool := newBrowsers(ctx, cfg)
+	defer pool.close()
+	pages := r.run(ctx, pool, func(b cliBrowser, i int) report.Page {
+		defer bar.Add(1)
+		p := compareOne(ctx, b, cfg, i, r.pages[i])
+		if cfg.html == "" { // only the report needs the views and pictures (never in the line)
+			p.AX, p.Fused, p.Screenshot = nil, nil, nil
+		}
+		return p
 	})
 	bar.Finish()
 	fmt.Fprintln(cfg.stderr)
-	if err != nil {
+	if err := interrupted(ctx, len(pages), len(r.pages), cfg); err != nil {
 		return err
 	}
+	done := make([]report.Page, len(r.pages))
+	for _, p := range pages {
+		done[p.Index] = p
+	}
 	sum := report.Summarize(done)
+	enc := json.NewEncoder(r.out)
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(struct {
 		Summary report.Summary `json:"summary"`
 	}{sum}); err != nil {
@@ -240,15 +318,44 @@ func compareOne(ctx context.Context, b cliBrowser, cfg *config, i int, page stri
 	return p
 }
 
-// writeReport writes the HTML report through a temporary file, so a
-// failed run leaves no half report.
+// writeReport writes the HTML report through temporary files, so a
+// failed run leaves no half report. One page is one self-contained file;
+// several are an index at path and a file a page in the folder beside it
+// (report.html, report-pages/page-N.html), so the index of thousands of
+// pages stays small and each page opens on its own.
 func writeReport(path string, pages []report.Page) error {
+	if len(pages) == 1 {
+		return writeAtomically(path, func(w io.Writer) error { return report.WriteHTML(w, pages) })
+	}
+	dir := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-pages"
+	tmp, err := os.MkdirTemp(filepath.Dir(path), ".axfuse-report-pages-*")
+	if err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	open := func(i int) (io.WriteCloser, error) {
+		return os.Create(filepath.Join(tmp, fmt.Sprintf("page-%d.html", i)))
+	}
+	err = writeAtomically(path+".part", func(w io.Writer) error { return report.WriteSplit(w, dir, filepath.Base(path), open, pages) })
+	if err != nil {
+		return err
+	}
+	defer os.Remove(path + ".part")
+	final := filepath.Join(filepath.Dir(path), dir)
+	if err := errors.Join(os.Chmod(tmp, 0o755), os.RemoveAll(final), os.Rename(tmp, final), os.Rename(path+".part", path)); err != nil {
+		return fmt.Errorf("--html: %w", err)
+	}
+	return nil
+}
+
+// writeAtomically writes a file through a temporary one renamed over it.
+func writeAtomically(path string, write func(w io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".axfuse-report-*")
 	if err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}
 	defer os.Remove(f.Name())
-	if err := errors.Join(report.WriteHTML(f, pages), f.Chmod(0o644), f.Close()); err != nil {
+	if err := errors.Join(write(f), f.Chmod(0o644), f.Close()); err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}
 	if err := os.Rename(f.Name(), path); err != nil {

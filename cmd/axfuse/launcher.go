@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/mcpserver"
@@ -21,11 +22,51 @@ const defaultFrameDepth = chrome.DefaultFrameDepth
 // (--browser, --viewport, --scale) are refused with --cdp, and a command
 // that does not take one gets its default, which is the driver's own.
 func (cfg *config) chromeOptions() chrome.Options {
+	return cfg.chromeOptionsAt(cfg.cdp)
+}
+
+// chromeOptionsAt are chromeOptions attached to one endpoint of several
+// (batch and compare --batch spread their pages over every --cdp).
+func (cfg *config) chromeOptionsAt(endpoint string) chrome.Options {
+	var headers http.Header
+	for _, h := range cfg.cdpHeaders {
+		if headers == nil {
+			headers = http.Header{}
+		}
+		_ = chrome.ParseHeader(headers, h) // checked with the flags (checkHeader)
+	}
 	return chrome.Options{
-		Endpoint: cfg.cdp, BrowserPath: cfg.browser,
+		Endpoint: endpoint, Headers: headers, BrowserPath: cfg.browser,
 		Width: cfg.width, Height: cfg.height, Scale: cfg.scale, CallTimeout: cfg.timeout, FrameDepth: cfg.frameDepth,
 		Tab: cfg.tab,
 	}
+}
+
+// checkHeader says what is wrong with a --cdp-header, without quoting it.
+func checkHeader(line string) error { return chrome.ParseHeader(http.Header{}, line) }
+
+// redactEndpoint is an endpoint as it may be printed: its query's values
+// and password replaced by "…".
+func redactEndpoint(endpoint string) string { return chrome.RedactEndpoint(endpoint) }
+
+// scrubSecrets takes the endpoints' and headers' secrets out of an
+// error's message, whatever said it.
+func (cfg *config) scrubSecrets(err error) error {
+	return chrome.ScrubSecrets(err, cfg.cdpAll, cfg.chromeOptions().Headers)
+}
+
+// isFarm says an endpoint is a browser farm's connect URL: each
+// connection to it gets a browser of its own.
+func isFarm(endpoint string) bool { return chrome.IsFarmAddress(endpoint) }
+
+// launchOrAttach launches or attaches to a browser with these options; the
+// caller closes it.
+func launchOrAttach(ctx context.Context, opts chrome.Options) (cliBrowser, error) {
+	b, err := chrome.Open(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return chromeBrowser{b}, nil
 }
 
 // withBrowser launches or attaches to the browser the flags name, runs f

@@ -99,7 +99,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageErr(c.name, err)
 	}
 	cfg.stderr = stderr
-	return c.run(ctx, cfg, stdout)
+	return cfg.scrubSecrets(c.run(ctx, cfg, stdout))
 }
 
 // config is the parsed command line.
@@ -107,6 +107,8 @@ type config struct {
 	cmd              string
 	url              string
 	cdp, tab         string
+	cdpAll           []string // every --cdp, in order (batch, compare --batch)
+	cdpHeaders       []string // --cdp-header, "Name: value"
 	browser, from    string
 	out, screenshot  string
 	format           string
@@ -142,6 +144,8 @@ type config struct {
 	urls             []string  // bench
 	runs, parallel   int       // bench, batch
 	listFile         string    // batch
+	ordered          bool      // batch, compare --batch
+	resume           string    // batch, compare --batch
 	uploadRoot       string    // mcp
 	allowedOrigins   string    // mcp
 	blockedOrigins   string    // mcp

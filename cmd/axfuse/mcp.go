@@ -49,7 +49,8 @@ func serveMCP(ctx context.Context, cfg *config) error {
 	}
 	srv := mcpserver.New(mcpserver.Options{
 		Launch:   cfg.launcher(),
-		Endpoint: cfg.cdp, CallTimeout: cfg.timeout, MaxTokens: budget, Capture: cfg.capture,
+		Endpoint: redactEndpoint(cfg.cdp), CallTimeout: cfg.timeout, MaxTokens: budget, Capture: cfg.capture,
+		PerSession: isFarm(cfg.cdp), // a farm lends each session a browser of its own
 		UploadRoot: root,
 		Policy: mcpserver.Policy{AllowedOrigins: origins(cfg.allowedOrigins), BlockedOrigins: origins(cfg.blockedOrigins),
 			AllowFileURLs: cfg.allowFileURLs, OutputDir: cfg.outputDir},

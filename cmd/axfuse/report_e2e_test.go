@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axfuse/axfuse/browser/chrome"
 	"github.com/axfuse/axfuse/report"
 	"github.com/axfuse/axfuse/truth"
 	"github.com/chromedp/chromedp"
@@ -39,6 +40,9 @@ type reportFacts struct {
 	} `json:"pages"`
 	Rows   []reportRow `json:"rows"`
 	Sorted []float64   `json:"sorted"` // the fused tokens column after a click on its header
+	// Links are the rows' links to their pages' files (a split report's
+	// index), by row index.
+	Links map[int]string `json:"links"`
 }
 
 type reportRow struct {
@@ -61,23 +65,43 @@ const readReport = `(async () => {
         outlined: [...f.querySelectorAll('rect.missed')].filter(r => { const b = r.getBBox(), cs = getComputedStyle(r);
           return b.width > 0 && b.height > 0 && cs.stroke === 'rgb(238, 0, 0)' && parseFloat(cs.strokeWidth) >= 2; }).map(r => +r.dataset.target)}))})),
     rows: rows(),
+    links: Object.fromEntries([...document.querySelectorAll('#pages tbody tr')].map(tr => [tr.dataset.index, tr.querySelector('a')])
+      .filter(([, a]) => a && !a.getAttribute('href').startsWith('#')).map(([i, a]) => [i, a.href])),
   };
   const th = [...document.querySelectorAll('#pages th')].find(th => th.textContent === 'fused tokens');
-  th.click();
+  if (th) th.click();
   facts.sorted = rows().map(r => r.fields['fused.tokens'] ?? -1);
   return facts;
 })()`
 
-// openReport loads a report file in headless Chromium and reads it.
+// openReport loads a report file in headless Chromium and reads it; a
+// split report's index is read with every page's file its rows link to,
+// each of which must hold that page's section.
 func openReport(t *testing.T, path string) reportFacts {
 	t.Helper()
 	b := openBrowser(t)
-	tab := openPageTab(t, b, "file://"+path, 0)
+	facts := readReportAt(t, b, "file://"+path)
+	for i, link := range facts.Links {
+		page := readReportAt(t, b, link)
+		if len(page.Pages) != 1 || page.Pages[0].Index != i {
+			t.Errorf("row %d links %s, which holds no section of page %d", i, link, i)
+		}
+		facts.Images = append(facts.Images, page.Images...)
+		facts.Pages = append(facts.Pages, page.Pages...)
+		facts.Fetched += page.Fetched
+	}
+	return facts
+}
+
+func readReportAt(t *testing.T, b *chrome.Browser, url string) reportFacts {
+	t.Helper()
+	tab := openPageTab(t, b, url, 0)
+	defer tab.Close()
 	ctx, cancel := context.WithTimeout(tab.Context(), 60*time.Second)
 	defer cancel()
 	facts, err := chromedp.Run(ctx, chromedp.Evaluate[reportFacts](readReport, chromedp.EvalAwaitPromise))
 	if err != nil {
-		t.Fatalf("reading the report: %v", err)
+		t.Fatalf("reading the report %s: %v", url, err)
 	}
 	return facts
 }
@@ -260,8 +284,21 @@ func TestCompareBatchOnTheCorpus(t *testing.T) {
 	}
 	// A generous deadline a call: the readability pages wait on hosts that
 	// cannot be reached (bbc-1 takes 15 s alone), two at a time.
-	out, _ := runCLIWithin(t, 30*time.Minute, "compare", "--batch", file, "--parallel", "2", "--timeout", "60s")
+	html := filepath.Join(t.TempDir(), "corpus.html")
+	out, _ := runCLIWithin(t, 30*time.Minute, "compare", "--batch", file, "--parallel", "2", "--timeout", "60s", "--html", html)
 	lines, sum := compareLines(t, out)
+	// The report of many pages is an index that stays small and a file a
+	// page, each link opening its page.
+	if st, err := os.Stat(html); err != nil {
+		t.Errorf("the report's index: %v", err)
+	} else if st.Size() > 2<<20 {
+		t.Errorf("the report's index is %d bytes, more than 2 MB", st.Size())
+	} else {
+		t.Logf("the report's index: %d bytes for %d pages", st.Size(), len(list))
+	}
+	if facts := openReport(t, html); len(facts.Links) != len(list) {
+		t.Errorf("the index links %d pages' files, not %d", len(facts.Links), len(list))
+	}
 	seen := map[string]bool{}
 	var ok []report.Page
 	for _, l := range lines {

@@ -151,3 +151,35 @@ func TestClickBesideAListMarker(t *testing.T) {
 		t.Errorf("ground truth: %d targets, %d covered; want the 2 links under a marker covered", r.Targets, r.Covered)
 	}
 }
+
+// fadingOverlayPage covers its controls with a "Loading…" overlay that
+// starts fading 200 ms after load (and lets clicks through from then);
+// its 150 more buttons make measuring and hit-testing a capture take long
+// enough for the fade to start in between.
+const fadingOverlayPage = `<!doctype html><title>Fading</title>
+<style>#ov { position: fixed; inset: 0; background: #fff; font: 40px sans-serif; transition: opacity .3s }
+#ov.gone { opacity: 0; pointer-events: none } button { margin: 20px; font-size: 20px }</style>
+<h1>Shop</h1><button>Add to cart</button><button>Buy now</button><a href="#more">More</a>
+<div onclick="location.hash = 'tile'" style="width:120px;height:40px;background:#8ac">Tile</div>
+<div id=ov>Loading…</div>
+<script>for (let i = 0; i < 150; i++) { const b = document.createElement('button'); b.textContent = 'Item ' + i; document.body.insertBefore(b, document.getElementById('ov')); }
+addEventListener('load', () => setTimeout(() => document.getElementById('ov').classList.add('gone'), 200))</script>`
+
+// TestGroundTruthIsOfTheCapturesMoment: on a page whose overlay fades
+// right after load, the hit tests compare measures with are of the
+// moment of the capture they judge: whatever the moment (the overlay
+// there, fading or gone), the fused view and the ground truth agree on
+// what is covered, so no target it cannot see is counted as missed and
+// no ref it gives is counted as unreachable.
+func TestGroundTruthIsOfTheCapturesMoment(t *testing.T) {
+	needChromium(t)
+	url := serve(t, map[string]string{"/": fadingOverlayPage}).URL + "/"
+	for _, wait := range []string{"0s", "60ms", "90ms", "110ms", "130ms", "150ms", "170ms", "190ms", "400ms"} {
+		r := compareTruth(t, "--wait", wait, url)
+		if r.Fused.Found != r.Targets || r.Fused.Unreachable != 0 {
+			t.Errorf("--wait %s: the fused view found %d of %d targets, %d refs unreachable (%q): the ground truth is of another moment",
+				wait, r.Fused.Found, r.Targets, r.Fused.Unreachable, r.MissedByFused)
+		}
+		t.Logf("--wait %s: %d targets, %d covered", wait, r.Targets, r.Covered)
+	}
+}
