@@ -2,7 +2,7 @@
 #   make demo   installs Chromium if missing, then snapshots the embedded demo page
 #   make test   installs Chromium if missing, then vets and runs every test but
 #               the long ones, left out by name (make test-long: the whole
-#               shared corpus)
+#               shared corpus, and the tests through a Browserless farm)
 GO ?= go
 # Static builds: nothing here needs cgo, and a process without the dynamic
 # loader and libc starts about 2 ms sooner (every snapshot is a process).
@@ -15,13 +15,15 @@ demo: chromium
 
 test: chromium
 	$(GO) vet ./...
-	$(GO) test -timeout 40m -skip 'OnTheCorpus$$' ./...
+	$(GO) test -timeout 40m -skip 'OnTheCorpus$$|ThroughAFarm$$' ./...
 
 # The long suite: the tests that go through every page of ../shared/corpus
-# (named ...OnTheCorpus; make test leaves them out by name, so nothing
-# skips). CI runs it after make test.
+# (named ...OnTheCorpus) and those through a local Browserless farm, which
+# scripts/browserless installs and starts (named ...ThroughAFarm); make
+# test leaves them out by name, so nothing skips. CI runs it after make
+# test.
 test-long: chromium
-	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$' ./cmd/axfuse ./browser/chrome
+	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$|ThroughAFarm$$' ./cmd/axfuse ./browser/chrome
 
 chromium:
 	@./scripts/ensure-chromium.sh

@@ -93,10 +93,7 @@ func originMatches(pattern, scheme, host, port string) bool {
 // outputPath confines name to the output folder: a relative path below
 // it (no "..", no absolute path elsewhere, no symbolic link out of it).
 func (p *Policy) outputPath(name string) (string, error) {
-	dir := p.OutputDir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "axfuse-mcp-output")
-	}
+	dir := p.outputDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("the output folder %s: %w", dir, err)
 	}
@@ -132,6 +129,15 @@ func (p *Policy) outputPath(name string) (string, error) {
 		return "", fmt.Errorf("filename %q: it is a symbolic link; files are written under %s only", cut(name, 100), root)
 	}
 	return filepath.Join(real, filepath.Base(full)), nil
+}
+
+// outputDir is the output folder, by default axfuse-mcp-output in the
+// temporary folder.
+func (p *Policy) outputDir() string {
+	if p.OutputDir == "" {
+		return filepath.Join(os.TempDir(), "axfuse-mcp-output")
+	}
+	return p.OutputDir
 }
 
 func cut(s string, n int) string {

@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -81,6 +82,7 @@ type Server struct {
 	// (stdio has one session).
 	sessions map[*mcp.ServerSession]*session
 	isolate  bool
+	made     int // sessions made, for their output folders
 }
 
 // session is one client's browser and tabs.
@@ -95,6 +97,9 @@ type session struct {
 	current int
 	// context is the session's browser context ("" : the default one).
 	context string
+	// outDir is the session's own folder below the output folder ("":
+	// the output folder itself).
+	outDir string
 	// restarted says why the next answer begins with a notice: a launched
 	// browser died and a new one was started.
 	restarted string
@@ -209,9 +214,25 @@ func (s *Server) sessionOf(ss *mcp.ServerSession) *session {
 	st := s.sessions[ss]
 	if st == nil {
 		st = &session{}
+		if s.isolate {
+			// Over HTTP each session writes into a folder of its own: no
+			// session overwrites, or is told the path of, another's file.
+			s.made++
+			st.outDir = fmt.Sprintf("session-%d", s.made)
+		}
 		s.sessions[ss] = st
 	}
 	return st
+}
+
+// outputPath is where a session's file name lands (Policy.outputPath,
+// below the session's own folder over HTTP).
+func (s *Server) outputPath(st *session, name string) (string, error) {
+	p := s.opts.Policy
+	if st.outDir != "" {
+		p.OutputDir = filepath.Join(p.outputDir(), st.outDir)
+	}
+	return p.outputPath(name)
 }
 
 // active returns the session's selected tab, starting its browser and a

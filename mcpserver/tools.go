@@ -495,7 +495,7 @@ func (s *Server) registerCaps(srv *mcp.Server) {
 			if name == "" {
 				name = "page.pdf"
 			}
-			path, err := s.opts.Policy.outputPath(name)
+			path, err := s.outputPath(ts.owner, name)
 			if err != nil {
 				return nil, err
 			}
@@ -657,7 +657,7 @@ func (s *Server) snapshot(ts *tabState, in snapshotArgs) (*mcp.CallToolResult, e
 	var sb strings.Builder
 	writePage(&sb, o)
 	if in.Filename != "" {
-		path, err := s.opts.Policy.outputPath(in.Filename)
+		path, err := s.outputPath(ts.owner, in.Filename)
 		if err != nil {
 			return nil, err
 		}

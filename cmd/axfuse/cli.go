@@ -108,7 +108,7 @@ var flagHelp = map[string][2]string{
 	"port":            {"N", "serve MCP over Streamable HTTP on port N (0 picks a free one, printed on stderr) instead of stdin/stdout; each client session gets a browser context of its own (with a farm's --cdp, a browser of its own from the farm), and the calls of different sessions run at once"},
 	"host":            {"HOST", "the address --port listens on (default 127.0.0.1: this machine only)"},
 	"max-sessions":    {"N", "with --port: client sessions open at once, 1 to 64 (default 8)"},
-	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else (default: axfuse-mcp-output in the temporary folder)"},
+	"output-dir":      {"DIR", "the folder files the agent asks for are written to (browser_snapshot's filename), nowhere else; over HTTP each session writes in a folder of its own below it, session-N (default: axfuse-mcp-output in the temporary folder)"},
 }
 
 // binders define each flag on a flag set, writing into the config.

@@ -33,7 +33,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	os.Exit(runInOwnTemp(m))
+	code := runInOwnTemp(m)
+	stopFarm()
+	os.Exit(code)
 }
 
 // runInOwnTemp runs the tests with TMPDIR set to a directory of their own,
@@ -106,6 +108,10 @@ func TestLongTestsAreNamedSo(t *testing.T) {
 				long := strings.Contains(body, "corpusPages(t)") || strings.Contains(body, "testing.Short()")
 				if named := strings.HasSuffix(fd.Name.Name, "OnTheCorpus"); long != named {
 					t.Errorf("%s (%s): skips under -short %v, named …OnTheCorpus %v", fd.Name.Name, file, long, named)
+				}
+				farmed := strings.Contains(body, "startFarm(t)")
+				if named := strings.HasSuffix(fd.Name.Name, "ThroughAFarm"); farmed != named {
+					t.Errorf("%s (%s): starts the farm %v, named …ThroughAFarm %v", fd.Name.Name, file, farmed, named)
 				}
 			}
 		}
