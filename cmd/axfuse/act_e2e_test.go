@@ -16,9 +16,19 @@ import (
 // refOf finds the ref of the first line matching pattern (e.g. `clickable "Add to cart"`).
 func refOf(t *testing.T, yaml, line string) string {
 	t.Helper()
+	ref := refIn(yaml, line)
+	if ref == "" {
+		t.Fatalf("no ref for %s in:\n%s", line, yaml)
+	}
+	return ref
+}
+
+// refIn is the ref on the snapshot line holding line, "" for none; safe
+// from any goroutine.
+func refIn(yaml, line string) string {
 	m := regexp.MustCompile(regexp.QuoteMeta(line) + `[^\n]*\[ref=(e\d+)\]`).FindStringSubmatch(yaml)
 	if m == nil {
-		t.Fatalf("no ref for %s in:\n%s", line, yaml)
+		return ""
 	}
 	return m[1]
 }

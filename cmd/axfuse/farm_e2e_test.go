@@ -237,16 +237,11 @@ func tryCall(cs *mcp.ClientSession, name string, args map[string]any) (string, e
 	if err != nil {
 		return "", err
 	}
-	var sb strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			sb.WriteString(tc.Text)
-		}
-	}
+	text := toolText(res)
 	if res.IsError {
-		return sb.String(), fmt.Errorf("%s failed: %s", name, sb.String())
+		return text, fmt.Errorf("%s failed: %s", name, text)
 	}
-	return sb.String(), nil
+	return text, nil
 }
 
 // TestMCPSessionsThroughAFarm: four MCP sessions over HTTP at once through
@@ -281,7 +276,7 @@ func TestMCPSessionsThroughAFarm(t *testing.T) {
 					return err
 				},
 				func() error {
-					ref := findRef(texts[i], `button "press `+who+`"`)
+					ref := refIn(texts[i], `button "press `+who+`"`)
 					if ref == "" {
 						return fmt.Errorf("no ref for its button in:\n%s", texts[i])
 					}
@@ -314,7 +309,7 @@ func TestMCPSessionsThroughAFarm(t *testing.T) {
 			t.Errorf("session %s lists tabs that are not its own:\n%s", who, text)
 		}
 		other := texts[(i+1)%len(texts)]
-		ref := findRef(other, fmt.Sprintf(`button "press S%d"`, (i+1)%len(texts)))
+		ref := refIn(other, fmt.Sprintf(`button "press S%d"`, (i+1)%len(texts)))
 		if text, err := tryCall(c, "browser_click", map[string]any{"ref": ref}); ref == "" || err == nil {
 			t.Errorf("session %s acted on another session's ref %s: %s", who, ref, text)
 		}
@@ -332,19 +327,6 @@ func TestMCPSessionsThroughAFarm(t *testing.T) {
 		c.Close()
 	}
 	waitFarmBrowsers(t, f, 0)
-}
-
-// findRef is the ref on the snapshot line holding line, "" for none.
-func findRef(yaml, line string) string {
-	for _, l := range strings.Split(yaml, "\n") {
-		if strings.Contains(l, line) {
-			if _, rest, ok := strings.Cut(l, "[ref="); ok {
-				ref, _, _ := strings.Cut(rest, "]")
-				return ref
-			}
-		}
-	}
-	return ""
 }
 
 func tokenOf(farmURL string) string {

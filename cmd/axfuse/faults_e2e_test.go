@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -135,7 +136,7 @@ func TestConnectionDrops(t *testing.T) {
 	browser := needChromium(t)
 	endpoint, _ := debugBrowserProcess(t, browser, serve(t, map[string]string{"/": busyPage}).URL+"/")
 	waitForPage(t, endpoint, "Busy")
-	proxy := cuttingProxy(t, strings.TrimPrefix(endpoint, "http://"), 700*time.Millisecond)
+	proxy := cuttingProxy(t, strings.TrimPrefix(endpoint, "http://"), 700*time.Millisecond, false)
 	out, stderr, err := runBounded(t, 60*time.Second, "snapshot", "--cdp", "http://"+proxy)
 	if err == nil {
 		t.Logf("finished before the cut:\n%.200s", out)
@@ -238,15 +239,17 @@ func closeTabs(endpoint string) {
 	}
 }
 
-// cuttingProxy forwards TCP to target and closes every connection after
-// after, counted from its start.
-func cuttingProxy(t *testing.T, target string, after time.Duration) string {
+// cuttingProxy forwards TCP to target and closes connections after
+// after, counted from each one's start: every connection, or with
+// firstOnly the first alone (a session lost once, the next ones kept).
+func cuttingProxy(t *testing.T, target string, after time.Duration, firstOnly bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
+	var n atomic.Int32
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -259,9 +262,13 @@ func cuttingProxy(t *testing.T, target string, after time.Duration) string {
 					c.Close()
 					return
 				}
-				time.AfterFunc(after, func() { c.Close(); up.Close() })
+				if n.Add(1) == 1 || !firstOnly {
+					time.AfterFunc(after, func() { c.Close(); up.Close() })
+				}
 				go io.Copy(up, c)
 				io.Copy(c, up)
+				c.Close()
+				up.Close()
 			}()
 		}
 	}()

@@ -65,13 +65,18 @@ func callAny(t *testing.T, cs *mcp.ClientSession, name string, args map[string]a
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	return toolText(res), res
+}
+
+// toolText is the text of a tool's answer.
+func toolText(res *mcp.CallToolResult) string {
 	var sb strings.Builder
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
 			sb.WriteString(tc.Text)
 		}
 	}
-	return sb.String(), res
+	return sb.String()
 }
 
 func metaInt(t *testing.T, res *mcp.CallToolResult, key string) int {

@@ -100,13 +100,7 @@ func callMaybe(cs *mcp.ClientSession, name string, args map[string]any) (string,
 	if err != nil {
 		return "", err
 	}
-	var sb strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			sb.WriteString(tc.Text)
-		}
-	}
-	return sb.String(), nil
+	return toolText(res), nil
 }
 
 // killChildren SIGKILLs the processes whose parent is pid (read from

@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -157,41 +155,6 @@ func TestBatchOrderedKeepsTheListsOrder(t *testing.T) {
 	}
 }
 
-// cutFirstProxy forwards TCP to target; the first connection is cut
-// after, the later ones are left alone: a browser session lost once.
-func cutFirstProxy(t *testing.T, target string, after time.Duration) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var n atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				up, err := net.Dial("tcp", target)
-				if err != nil {
-					c.Close()
-					return
-				}
-				if n.Add(1) == 1 {
-					time.AfterFunc(after, func() { c.Close(); up.Close() })
-				}
-				go io.Copy(up, c)
-				io.Copy(c, up)
-				c.Close()
-				up.Close()
-			}()
-		}
-	}()
-	return ln.Addr().String()
-}
-
 // TestBatchRetriesAPageWhoseSessionWasLost: the browser session a batch
 // runs in is cut mid-page; the pages it held are tried once more on a new
 // session, their lines say so, and no page is lost.
@@ -209,7 +172,7 @@ func TestBatchRetriesAPageWhoseSessionWasLost(t *testing.T) {
 	res.Body.Close()
 	ws := strings.TrimPrefix(version.WebSocketDebuggerURL, "ws://")
 	host, path, _ := strings.Cut(ws, "/")
-	proxied := "ws://" + cutFirstProxy(t, host, 2500*time.Millisecond) + "/" + path
+	proxied := "ws://" + cuttingProxy(t, host, 2500*time.Millisecond, true) + "/" + path
 	list, urls := slowPages(t, 8, 700*time.Millisecond)
 	out := filepath.Join(t.TempDir(), "out.jsonl")
 	f, _ := os.Create(out)
