@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -133,5 +135,79 @@ document.getElementById('h').textContent = 'cookie ' + (document.cookie || 'none
 			t.Fatalf("closing a session did not free its place: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestMCPSessionsDoNotWaitForEachOther: one session's call that waits on
+// a page (a navigation the server holds) does not hold another session's
+// calls: the second session navigates, snapshots and clicks while the
+// first is still waiting, which is released only then. Were calls run
+// one at a time across sessions, the second would never finish.
+func TestMCPSessionsDoNotWaitForEachOther(t *testing.T) {
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/held":
+			select {
+			case <-release:
+			case <-time.After(60 * time.Second):
+			}
+			fmt.Fprint(w, `<!doctype html><title>held</title><h1>held page</h1>`)
+		case "/quick":
+			fmt.Fprint(w, `<!doctype html><title>quick</title><h1>quick page</h1><button onclick="document.title='pressed'">press</button>`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer site.Close()
+	endpoint := mcpHTTP(t)
+	a, err := httpClient(t, endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := httpClient(t, endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	call(t, a, "browser_snapshot", nil, false) // both sessions' browsers up
+	call(t, b, "browser_snapshot", nil, false)
+	held := make(chan string, 1)
+	go func() {
+		text, _ := tryCall(a, "browser_navigate", map[string]any{"url": site.URL + "/held"})
+		held <- text
+	}()
+	time.Sleep(300 * time.Millisecond) // A's call is in (its page is held)
+	done := make(chan error, 1)
+	go func() {
+		text, err := tryCall(b, "browser_navigate", map[string]any{"url": site.URL + "/quick"})
+		if err == nil {
+			_, err = tryCall(b, "browser_click", map[string]any{"ref": refIn(text, `button "press"`)})
+		}
+		if err == nil {
+			_, err = tryCall(b, "browser_snapshot", nil)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("session B, while A waits: %v", err)
+		}
+	case <-time.After(45 * time.Second):
+		t.Fatal("session B's calls waited for session A's")
+	}
+	select {
+	case text := <-held:
+		t.Errorf("session A's held navigation ended before it was released: %.200s", text)
+	default:
+	}
+	free()
+	if text := <-held; !strings.Contains(text, "held page") {
+		t.Errorf("session A after the release: %.300s", text)
 	}
 }
