@@ -324,14 +324,10 @@ var errDialogOpen = errors.New("a JavaScript dialog is open")
 // document without one gets the whole script.
 func (t *Tab) evaluateSettle(ctx context.Context, op string, ps *pageState) error {
 	key := t.settle.key
-	err := t.evaluateSettleWith(ctx, op, fmt.Sprintf("window[%q] ? window[%q].run(%q) : null", key, key, op), ps)
-	if errors.Is(err, errNotInstalled) {
-		err = t.evaluateSettleWith(ctx, op, fmt.Sprintf("(%s)(%q, %q)", settleJS, key, op), ps)
-	}
-	return err
+	short := fmt.Sprintf("window[%q] ? window[%q].run(%q) : null", key, key, op)
+	install := fmt.Sprintf("(%s)(%q, %q)", settleJS, key, op)
+	return cdpcall.ShortElseInstall(short, install, func(expr string) error { return t.evaluateSettleWith(ctx, op, expr, ps) })
 }
-
-var errNotInstalled = errors.New("settle.js is not installed in this document")
 
 func (t *Tab) evaluateSettleWith(ctx context.Context, op, expression string, ps *pageState) error {
 	return t.callIn(ctx, "Runtime.evaluate (settle "+op+")", func(ctx context.Context) error {
@@ -345,7 +341,7 @@ func (t *Tab) evaluateSettleWith(ctx context.Context, op, expression string, ps 
 			return fmt.Errorf("script threw: %s", cdpcall.ExceptionText(res.ExceptionDetails))
 		}
 		if res.Result == nil || res.Result.Type != runtime.RemoteObjectTypeObject || res.Result.Subtype == runtime.RemoteObjectSubtypeNull {
-			return errNotInstalled
+			return cdpcall.ErrNotInstalled
 		}
 		return json.Unmarshal(res.Result.Value, ps)
 	})
