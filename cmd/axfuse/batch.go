@@ -34,6 +34,17 @@ type batchLine struct {
 	Error       string            `json:"error,omitempty"`
 	Retried     string            `json:"retried,omitempty"` // why the page was tried again
 	Observation *fuse.Observation `json:"observation,omitempty"`
+	// tokens is the observation's, kept for the summary once the line is
+	// written and its observation let go.
+	tokens int
+}
+
+// light is a written line as the summary needs it: no observation.
+func (l batchLine) light() batchLine {
+	if l.Observation != nil {
+		l.tokens, l.Observation = l.Observation.Stats.Tokens, nil
+	}
+	return l
 }
 
 // batchSummary is the batch's last word, on stderr.
@@ -85,6 +96,7 @@ func batch(ctx context.Context, cfg *config, stdout io.Writer) error {
 	r.index = func(l batchLine) int { return l.Index }
 	r.failure = func(l batchLine) string { return l.Error }
 	r.retried = func(l batchLine, why string) batchLine { l.Retried = why; return l }
+	r.light = batchLine.light
 	bar := progressbar.NewOptions(len(r.pages), progressbar.OptionSetWriter(cfg.stderr),
 		progressbar.OptionSetDescription("snapshots"), progressbar.OptionShowCount(),
 		progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionSetPredictTime(true))
@@ -147,9 +159,7 @@ func summarize(lines []batchLine) batchSummary {
 			continue
 		}
 		ms = append(ms, l.MS)
-		if l.Observation != nil {
-			s.Tokens += l.Observation.Stats.Tokens
-		}
+		s.Tokens += l.light().tokens
 	}
 	sort.Float64s(ms)
 	s.MedianMS = median(ms)

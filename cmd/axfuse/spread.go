@@ -40,6 +40,9 @@ type listRun[L any] struct {
 	index   func(L) int
 	failure func(L) string
 	retried func(L, string) L
+	// light, when set, is what of a written line is kept for the summary
+	// (a 10,000-page run must not hold every observation).
+	light func(L) L
 }
 
 // newListRun reads the list and, with --resume, the output file of an
@@ -127,7 +130,15 @@ func readResumed[L any](path string, pages []string) (lines []L, written map[int
 func (r *listRun[L]) run(ctx context.Context, pool *browsers, do func(b cliBrowser, i int) L) []L {
 	w := newLineWriter(r.out, r.cfg.ordered, r.todo, r.index)
 	var mu sync.Mutex
-	lines := append([]L(nil), r.done...)
+	keep := func(ls []L) []L {
+		if r.light != nil {
+			for i := range ls {
+				ls[i] = r.light(ls[i])
+			}
+		}
+		return ls
+	}
+	lines := keep(append([]L(nil), r.done...))
 	eachPage(ctx, r.cfg.parallel, r.todo, func(worker, i int) {
 		line, ok := r.page(ctx, pool, worker, i, do)
 		if !ok {
@@ -135,9 +146,9 @@ func (r *listRun[L]) run(ctx context.Context, pool *browsers, do func(b cliBrows
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		lines = append(lines, w.write(line)...)
+		lines = append(lines, keep(w.write(line))...)
 	})
-	lines = append(lines, w.flush()...)
+	lines = append(lines, keep(w.flush())...)
 	return lines
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/fuse"
 )
 
 // TestResumeReadsWhatWasWritten: a resumed file's whole lines are the
@@ -123,5 +124,18 @@ func TestSameMomentReadsTheQuietCheck(t *testing.T) {
 	if !keepsNone(&domsnap.Capture{Timings: []domsnap.Timing{{Step: "quiet check: no reuse on this page (the page has frames)"}}}) ||
 		keepsNone(&domsnap.Capture{Timings: []domsnap.Timing{{Step: "quiet check: no capture to reuse"}}}) {
 		t.Error("keepsNone misreads the first capture's check")
+	}
+}
+
+// TestWrittenLinesKeepOnlyWhatTheSummaryNeeds: a written batch line lets
+// its observation go and keeps its tokens for the summary.
+func TestWrittenLinesKeepOnlyWhatTheSummaryNeeds(t *testing.T) {
+	full := batchLine{Index: 0, MS: 5, Observation: &fuse.Observation{Stats: fuse.Stats{Tokens: 7}}}
+	light := full.light()
+	if light.Observation != nil || light.tokens != 7 {
+		t.Errorf("light line: %+v", light)
+	}
+	if s := summarize([]batchLine{light, full, {Index: 2, Error: "x"}}); s.Tokens != 14 || s.Failures != 1 || s.Pages != 3 {
+		t.Errorf("summary %+v", s)
 	}
 }
