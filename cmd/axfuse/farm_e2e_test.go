@@ -44,6 +44,9 @@ func startFarm(t *testing.T) string {
 	farm.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 		defer cancel()
+		// A farm left by a run that was killed would refuse the start: the
+		// tests own the farm's folder, so whatever runs there goes first.
+		exec.CommandContext(ctx, "../../scripts/browserless", "stop").Run()
 		cmd := exec.CommandContext(ctx, "../../scripts/browserless", "start", "--concurrent", fmt.Sprint(farmSessions), "--queued", "0")
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
