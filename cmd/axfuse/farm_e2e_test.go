@@ -36,8 +36,9 @@ var farm struct {
 }
 
 // startFarm starts the package's farm on first use and gives its address
-// (token included). A farm that cannot start fails the test under CI and
-// skips it elsewhere (it needs the npm registry on first use).
+// (token included). Chromium missing, or a farm that cannot start, fails
+// the test under CI and skips it elsewhere (ci.Need; the farm needs the
+// npm registry on first use).
 func startFarm(t *testing.T) string {
 	t.Helper()
 	needChromium(t)
@@ -62,12 +63,7 @@ func startFarm(t *testing.T) string {
 			farm.url = last
 		}
 	})
-	if farm.err != nil {
-		if ci.Running() {
-			t.Fatal(farm.err)
-		}
-		t.Skip(farm.err)
-	}
+	ci.Need(t, "Browserless farm (scripts/browserless start)", farm.err)
 	return farm.url
 }
 
