@@ -65,6 +65,21 @@ func httpClient(t *testing.T, endpoint string) (*mcp.ClientSession, error) {
 		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
 }
 
+// twoClients connects two client sessions to the server, closed when the
+// test ends (a test may close one sooner).
+func twoClients(t *testing.T, endpoint string) (a, b *mcp.ClientSession) {
+	t.Helper()
+	for _, c := range []**mcp.ClientSession{&a, &b} {
+		cs, err := httpClient(t, endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		*c = cs
+	}
+	return a, b
+}
+
 // TestMCPOverHTTPIsolatesSessions: two clients at once over Streamable
 // HTTP on one server: neither sees the other's cookies, storage, tabs or
 // refs; the session cap holds, and a closed session frees its place.
@@ -87,16 +102,7 @@ document.getElementById('h').textContent = 'cookie ' + (document.cookie || 'none
 		}
 	})
 	endpoint := mcpHTTP(t, "--max-sessions", "2")
-	a, err := httpClient(t, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := httpClient(t, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoClients(t, endpoint)
 
 	if text, _ := call(t, a, "browser_snapshot", map[string]any{"depth": -1}, true); !strings.Contains(text, "depth -1 is out of range") {
 		t.Errorf("a bad argument over HTTP: %s", text)
@@ -163,17 +169,7 @@ func TestMCPSessionsDoNotWaitForEachOther(t *testing.T) {
 		}
 	}))
 	defer site.Close()
-	endpoint := mcpHTTP(t)
-	a, err := httpClient(t, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := httpClient(t, endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoClients(t, mcpHTTP(t))
 	call(t, a, "browser_snapshot", nil, false) // both sessions' browsers up
 	call(t, b, "browser_snapshot", nil, false)
 	held := make(chan string, 1)
