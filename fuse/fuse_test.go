@@ -384,3 +384,39 @@ func TestDraggableAttribute(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPointerIsMarked: a target whose computed pointer-events is none
+// prints [no pointer] and keeps its ref (keys reach it), and Locate says
+// so; the AX-only view, Puppeteer's, prints no such state.
+func TestNoPointerIsMarked(t *testing.T) {
+	c := load(t, "../testdata/captures/actguard.capture.json")
+	doc := &c.Documents[0]
+	var backend int64
+	for i := range doc.Nodes {
+		n := &doc.Nodes[i]
+		if id, _ := n.Attr("id"); id == "throw" && n.Layout != nil && n.Layout.Style >= 0 {
+			st := doc.Styles[n.Layout.Style]
+			st.PointerEvents = "none"
+			doc.Styles = append(doc.Styles, st)
+			n.Layout.Style = len(doc.Styles) - 1
+			backend = n.Backend
+		}
+	}
+	if backend == 0 {
+		t.Fatal("no button#throw in the actguard capture")
+	}
+	obs := Snapshot(c, Options{})
+	if !strings.Contains(obs.Snapshot, `button "Throw" [no pointer] [ref=`) {
+		t.Errorf("the button that takes no pointer events is not marked:\n%s", obs.Snapshot)
+	}
+	if strings.Count(obs.Snapshot, "[no pointer]") != 1 {
+		t.Errorf("other targets are marked too:\n%s", obs.Snapshot)
+	}
+	loc, ok := FromCapture(c, Options{}).Locate(domsnap.Key{Frame: c.Frames[0].FrameID, Backend: backend})
+	if !ok || !loc.NoPointer {
+		t.Errorf("Locate: %+v %v, want NoPointer", loc, ok)
+	}
+	if ax := Snapshot(c, Options{Mode: ModeAX}); strings.Contains(ax.Snapshot, "no pointer") {
+		t.Errorf("the AX-only view prints the mark:\n%s", ax.Snapshot)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/paintorder"
+	"slices"
 )
 
 // Locate finds the element a key names in the full tree, off-screen and
@@ -13,7 +14,8 @@ func (t *Tree) Locate(k domsnap.Key) (Located, bool) {
 	if n == nil || !n.at.ok {
 		return Located{}, false
 	}
-	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node}
+	l := Located{Fingerprint: index.Fingerprint{Role: n.Role, Name: DisplayName(n.Name), Tag: n.target.tag}, doc: n.at.Doc, dom: n.at.Node,
+		NoPointer: slices.Contains(n.States, NoPointer)}
 	vd := t.view.ix.Check(n.at.Doc, n.at.Node)
 	if !vd.InViewport {
 		if b := t.view.g.ShownBox(n.at.Doc, n.at.Node); b.W <= 0 || b.H <= 0 {

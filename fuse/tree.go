@@ -632,7 +632,27 @@ func (b *builder) markTarget(n *Node, fd *frameData, i, dom int, reasons []strin
 		}
 	}
 	n.target = t
+	if dom >= 0 && !b.axOnly && b.takesNoPointer(fd.doc, dom) {
+		// No click reaches it: a press there goes to what lies under it.
+		// It keeps its ref (the keyboard reaches it), marked so.
+		n.States = append(n.States, NoPointer)
+	}
 	return sc
+}
+
+// NoPointer is the state of a target no click reaches (pointer-events:
+// none on it, computed, so set on it or inherited from above): a click
+// there lands on what lies under it, and act refuses one before any event.
+const NoPointer = "no pointer"
+
+// takesNoPointer: the element's computed pointer-events is none.
+func (b *builder) takesNoPointer(doc, dom int) bool {
+	d := &b.c.Documents[doc]
+	node := &d.Nodes[dom]
+	if node.Layout == nil || node.Layout.Style < 0 || node.Layout.Style >= len(d.Styles) {
+		return false
+	}
+	return d.Styles[node.Layout.Style].PointerEvents == "none"
 }
 
 func round2(f float64) float64 {

@@ -188,7 +188,9 @@ type Located struct {
 	// FrameOffset is where the element's frame's viewport starts in the
 	// top-level one: a point in the frame plus it is a point for input.
 	FrameOffset [2]float64
-	doc, dom    int
+	// NoPointer: no click reaches it (its state NoPointer); keys still do.
+	NoPointer bool
+	doc, dom  int
 }
 
 // Observation is the JSON form of one snapshot.
