@@ -15,15 +15,16 @@ demo: chromium
 
 test: chromium
 	$(GO) vet ./...
-	$(GO) test -timeout 40m -skip 'OnTheCorpus$$|ThroughAFarm$$' ./...
+	$(GO) test -timeout 40m -skip 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./...
 
 # The long suite: the tests that go through every page of ../shared/corpus
-# (named ...OnTheCorpus) and those through a local Browserless farm, which
-# scripts/browserless installs and starts (named ...ThroughAFarm); make
-# test leaves them out by name, so nothing skips. CI runs it after make
+# (named ...OnTheCorpus), those through a local Browserless farm, which
+# scripts/browserless installs and starts (named ...ThroughAFarm), and the
+# whole native-controls matrix (named ...InEveryWidth); make test leaves
+# them out by name, so nothing skips. CI runs it after make
 # test.
 test-long: chromium
-	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$|ThroughAFarm$$' ./cmd/axfuse ./browser/chrome
+	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./cmd/axfuse ./browser/chrome
 
 chromium:
 	@./scripts/ensure-chromium.sh

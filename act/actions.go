@@ -24,6 +24,13 @@ func (s *Session) Click(ref string, count int) error {
 	}
 	return s.action(func() error {
 		_, _, err := s.guarded(ref, pressVerb, false, func(t Target, g browser.Guard) error {
+			if g.Armed().Pointerless {
+				// A click anywhere on it would press a part of the field
+				// (a narrow number field's spin buttons): a person's click
+				// means the focus, which it gets without a pointer.
+				s.note(what(t) + " was focused without a pointer: a press anywhere on it would reach its spin buttons")
+				return s.focusField(g)
+			}
 			return s.clickOn(t, g, count)
 		})
 		return err
@@ -42,39 +49,31 @@ func (s *Session) Hover(ref string) error {
 
 // Type types text into an editable field (a text input, a textarea, a
 // contenteditable, the field of a combobox, or the field a label names):
-// it clicks the field, checks that the field took the focus, and inserts
-// the text at its end; clear replaces what it held, submit presses Enter
-// after. Date, time, colour and range inputs take the text as their value.
+// it clicks the field where the click reaches it and none of its parts (a
+// number field's spin buttons; too narrow for that: it focuses it without
+// a pointer), checks that the field took the focus, and inserts the text
+// at its end; clear replaces what it held. The field must then hold what
+// was meant, else an *OutcomeError names what it holds; submit presses
+// Enter only after that check. Date, time, colour and range inputs take
+// the text as their value.
 func (s *Session) Type(ref, text string, clear, submit bool) error {
 	return s.action(func() error { return s.typeInto(ref, text, clear, submit) })
 }
 
 func (s *Session) typeInto(ref, text string, clear, submit bool) error {
-	_, _, err := s.guarded(ref, typeVerb, false, func(t Target, g browser.Guard) error {
+	t, _, err := s.guarded(ref, typeVerb, false, func(t Target, g browser.Guard) error {
 		if g.Armed().ValueInput {
 			return runRefusing(t, g, "set the value", setValueJS, text)
 		}
-		if err := s.clickOn(t, g, 1); err != nil {
-			return err
-		}
-		if err := s.focused(t, g, "typed"); err != nil {
-			return err
-		}
-		if err := g.Run("place the caret", caretJS, nil, clear); err != nil {
-			return err
-		}
-		if err := s.Tab.InsertText(text); err != nil {
-			return err
-		}
-		if submit {
-			return s.Tab.PressChord(enter)
-		}
-		return nil
+		return s.typeKeys(t, g, text, clear, submit)
 	})
-	return err
+	return s.saySoFar(t, err)
 }
 
-var enter, _ = keys.Parse("Enter")
+var (
+	enter, _ = keys.Parse("Enter")
+	end, _   = keys.Parse("End")
+)
 
 // runRefusing runs js on the guarded element; a string it returns says
 // why the element refuses the action.
@@ -155,7 +154,7 @@ func (s *Session) Press(ref, key string) error {
 	}
 	return s.action(func() error {
 		_, _, err := s.guarded(ref, keyVerb, false, func(t Target, g browser.Guard) error {
-			if err := g.Run("focus", `function () { (this.localName === 'label' && this.control || this).focus(); }`, nil); err != nil {
+			if err := s.focusField(g); err != nil {
 				return err
 			}
 			if err := s.focused(t, g, "pressed"); err != nil {
@@ -183,9 +182,11 @@ func (s *Session) Select(ref, option string) error {
 	if _, seen, ok := s.Refs.Lookup(ref); ok && seen.Tag == "option" {
 		return fmt.Errorf("ref %s is an option: click it, or select it by its label on its <select>", ref)
 	}
-	return s.action(func() error {
-		var kind string
-		t, _, err := s.guarded(ref, pickVerb, false, func(t Target, g browser.Guard) error {
+	var kind string
+	var t Target
+	return s.actionThen(func() error {
+		var err error
+		t, _, err = s.guarded(ref, pickVerb, false, func(t Target, g browser.Guard) error {
 			if err := g.Run("read what the element is", pickKindJS, &kind); err != nil || kind != "select" {
 				return err
 			}
@@ -198,8 +199,29 @@ func (s *Session) Select(ref, option string) error {
 			return s.pickARIA(t, kind, option)
 		}
 		return refusal(t, pickVerb, &browser.NotActionable{Problem: "not-pickable:" + kind})
+	}, func() error {
+		if kind != "select" {
+			return nil
+		}
+		// The page's change handler had its say: the option must still
+		// be chosen (decision 2026-12-07-a-verb-is-judged-by-its-outcome).
+		var now string
+		if err := s.Tab.RunOn(t.Key, "read the choice", selectedJS, &now, option); err != nil || now == "" {
+			return err
+		}
+		return &OutcomeError{Ref: t.Ref, What: what(t), Verb: "selected " + fuse.Quote(cut(fuse.DisplayName(option), 80)) + " in", Got: now}
 	})
 }
+
+// selectedJS says "" when an option matching want is selected in the
+// <select>, else what is selected (quoted labels, or "no option").
+const selectedJS = `function (want) {
+  const sel = this.localName === 'label' && this.control ? this.control : this;
+  const chosen = [...sel.selectedOptions];
+  const is = (o) => o.label.trim() === want || o.value === want || o.label.trim().toLowerCase() === want.trim().toLowerCase();
+  if (chosen.some(is)) return '';
+  return chosen.length ? chosen.slice(0, 5).map((o) => JSON.stringify(o.label.trim().slice(0, 40))).join(', ') : 'no option';
+}`
 
 const pickKindJS = `function () {
   const f = this.localName === 'label' && this.control ? this.control : this;
@@ -419,9 +441,9 @@ func (s *Session) Drag(from, to string) error {
 		vb, _ := gb.Finish()
 		switch {
 		case va.Blocked != nil:
-			return &blockedError{a, dragVerb, va.Blocked}
+			return &blockedError{t: a, v: dragVerb, b: va.Blocked}
 		case vb.Blocked != nil:
-			return &blockedError{b, dropVerb, vb.Blocked}
+			return &blockedError{t: b, v: dropVerb, b: vb.Blocked}
 		case derr != nil:
 			return derr
 		}

@@ -64,6 +64,12 @@ func (s *Session) guarded(ref string, v verb, want bool, send input) (Target, br
 		if stopped == nil {
 			stopped = err
 		}
+		if !b.beforeAnyEffect() {
+			// Something of the input reached the page (a release, a key,
+			// text): sent again it would happen twice (text typed
+			// twice). The stop is the answer.
+			return t, verdict, err
+		}
 		follow = b.missed()
 	}
 	return Target{}, browser.Verdict{}, stopped
@@ -79,6 +85,9 @@ func (s *Session) armed(v verb, want, follow bool, g *browser.Guard) confirm {
 		var hitErr, armErr, liveErr error
 		var wg sync.WaitGroup
 		wg.Go(func() {
+			if t.Located.NoPointer && (v.kind == browser.GuardType || v.kind == browser.GuardKey) {
+				return // no pointer goes to it: keys reach it through the focus
+			}
 			hitErr = s.hitCheck(t, tree, from)
 			var miss *hitMiss
 			if follow && errors.As(hitErr, &miss) {
@@ -137,7 +146,7 @@ func (s *Session) sendGuarded(t Target, g browser.Guard, v verb, send input) (br
 	}
 	verdict, ferr := g.Finish()
 	if verdict.Blocked != nil {
-		return verdict, &blockedError{t, v, verdict.Blocked}
+		return verdict, &blockedError{t: t, v: v, b: verdict.Blocked, was: g.Armed().Value, now: verdict.Value}
 	}
 	if ierr != nil {
 		return verdict, ierr
@@ -145,7 +154,7 @@ func (s *Session) sendGuarded(t Target, g browser.Guard, v verb, send input) (br
 	if ferr != nil && !documentGone(ferr) {
 		return verdict, ferr
 	}
-	if ferr == nil && verdict.Events == 0 && v.mustReach {
+	if ferr == nil && verdict.Events == 0 && v.mustReach && !g.Armed().Pointerless {
 		// The guard read its page and saw no event of the input: the
 		// page took none (one restored from the back/forward cache of a
 		// browser axfuse attached to can be so). Not a success.
@@ -208,6 +217,9 @@ type blockedError struct {
 	t Target
 	v verb
 	b *browser.Interception
+	// was and now are the element's value when the guard armed and when
+	// it stopped: what the part of the input that got through changed.
+	was, now string
 }
 
 // safeName keeps what the guard reports of a hit element to name
@@ -228,12 +240,34 @@ func (e *blockedError) missed() bool {
 	return false
 }
 
+// beforeAnyEffect: the guard stopped the input before it did anything
+// that sending it again would do twice: on the pointer's way to the
+// press, or at the press taken on the wrong element (no page handler saw
+// it), or at a key the page answered by moving the focus, cancelled
+// before any text went in (the focus was given back). A stop at the text
+// itself (input), at a release or after is final.
+func (e *blockedError) beforeAnyEffect() bool {
+	if e.b.Changed != "" {
+		return true // judged before the press
+	}
+	switch e.b.Event {
+	case "pointerover", "pointermove", "pointerdown", "mouseover", "mousemove", "mousedown":
+		return !e.b.Focus
+	case "keydown", "keypress", "beforeinput":
+		return e.b.Focus
+	}
+	return false
+}
+
 func (e *blockedError) Error() string {
 	b := e.b
 	if b.Changed != "" {
 		return fmt.Sprintf("%s changed as the pointer reached it (now %s); nothing was done", what(e.t), fuse.Quote(fuse.DisplayName(strings.Join(strings.Fields(b.Changed), " "))))
 	}
 	hit := safeName.ReplaceAllString(b.Hit, "")
+	if b.Focus && b.Event == "input" {
+		return fmt.Sprintf("%s: the page moved the focus to %s as the text went in; what followed was stopped and the focus given back", what(e.t), hit)
+	}
 	if b.Focus {
 		return fmt.Sprintf("%s: the page moved the focus to %s as the %s arrived; the keys were stopped there and the focus given back", what(e.t), hit, b.Event)
 	}
@@ -253,7 +287,19 @@ func (e *blockedError) Error() string {
 	case "beforeinput", "keydown", "keypress", "keyup", "input":
 		noun, done = "the keys", "they were stopped there"
 	}
-	return fmt.Sprintf("%s: %s would land on %s; %s", what(e.t), noun, hit, done)
+	if e.v.kind == browser.GuardDrop && (b.Event == "pointerup" || b.Event == "mouseup") {
+		noun, done = "the drop", "the drag was stopped before the release (the page saw its press and moves, not the release)"
+	}
+	return fmt.Sprintf("%s: %s would land on %s; %s%s", what(e.t), noun, hit, done, e.changed())
+}
+
+// changed says how the element's value changed before the stop ("" when
+// it did not): the press that got through may have stepped it.
+func (e *blockedError) changed() string {
+	if e.was == e.now {
+		return ""
+	}
+	return fmt.Sprintf(" (its value went from %s to %s)", fuse.Quote(fuse.DisplayName(e.was)), fuse.Quote(fuse.DisplayName(e.now)))
 }
 
 // refusal words why the guard would not arm.

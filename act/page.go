@@ -34,6 +34,10 @@ type Page interface {
 	// AXRoleName is the node's accessible role and name now.
 	AXRoleName(domsnap.Key) (role, name string, err error)
 
+	// BringToFront makes the tab the browser's front one, with the focus
+	// (keys reach a field only in a page that holds it).
+	BringToFront() error
+
 	Click(x, y float64, count int) error
 	// Press presses and releases the left button count times at (x, y),
 	// where the pointer already is (Hover).

@@ -15,6 +15,10 @@ import (
 // pointer arrives would take the press there, and events inside a frame
 // the guard does not watch cannot be stopped, only not sent.
 func (s *Session) clickOn(t Target, g browser.Guard, count int) error {
+	if a := g.Armed(); a.Aim != nil && !t.follow {
+		off := t.Located.FrameOffset
+		t.X, t.Y = int64(math.Round(a.Aim[0]+off[0])), int64(math.Round(a.Aim[1]+off[1]))
+	}
 	x, y, err := s.pointAt(t, g)
 	if err != nil {
 		return err

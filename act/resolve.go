@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
@@ -59,6 +60,26 @@ func (s *Session) resolveRef(ref string, fresh bool, check confirm) (Target, err
 			// observe afresh.
 		}
 	}
+	t, err := s.resolveFresh(ref, key, seen, check)
+	var miss *hitMiss
+	if errors.As(err, &miss) {
+		// The page was still moving between the capture and the hit test
+		// (a smooth scroll a key started is still running as the next
+		// action comes): once it has come to rest, a fresh observation
+		// places the element where it is.
+		time.Sleep(restAfterMiss)
+		t, err = s.resolveFresh(ref, key, seen, check)
+	}
+	return t, err
+}
+
+// restAfterMiss is how long a resolve waits, after a hit test missed the
+// element in a fresh observation, before it observes again: longer than
+// Chrome's smooth scroll of a key or wheel.
+const restAfterMiss = 250 * time.Millisecond
+
+// resolveFresh places and confirms a ref in a fresh observation.
+func (s *Session) resolveFresh(ref string, key domsnap.Key, seen index.Fingerprint, check confirm) (Target, error) {
 	c, tree, err := s.observe()
 	if err != nil {
 		return Target{}, err
@@ -152,9 +173,13 @@ func (s *Session) place(ref string, key domsnap.Key, seen index.Fingerprint, tre
 type hitMiss struct {
 	ref, what string
 	x, y      int64
+	noPointer bool // the element takes no pointer events
 }
 
 func (e *hitMiss) Error() string {
+	if e.noPointer {
+		return fmt.Sprintf("ref %s takes no pointer events (pointer-events: none): a click at (%d,%d) would reach %s instead; nothing was done", e.ref, e.x, e.y, orSomething(e.what))
+	}
 	return fmt.Sprintf("a click on ref %s at (%d,%d) would reach %s instead; nothing was done", e.ref, e.x, e.y, orSomething(e.what))
 }
 
@@ -166,7 +191,7 @@ func (s *Session) hitCheck(t Target, tree *fuse.Tree, _ *Observed) error {
 		return err
 	}
 	if ok, what := tree.Reaches(t.Located, hit.Target, hit.Backend); !ok {
-		return &hitMiss{t.Ref, what, t.X, t.Y}
+		return &hitMiss{t.Ref, what, t.X, t.Y, t.Located.NoPointer}
 	}
 	return nil
 }

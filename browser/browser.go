@@ -102,6 +102,13 @@ type Armed struct {
 	// ValueInput: a date, time, colour or range input, which takes a
 	// value, not keys.
 	ValueInput bool
+	// Aim, when set, is where a press reaches the field and none of the
+	// parts the browser draws inside it (a number field's spin buttons,
+	// a search field's cancel button), in its frame's viewport; Pointerless:
+	// those parts leave no such point, and the field is focused without a
+	// pointer.
+	Aim         *[2]float64 `json:",omitempty"`
+	Pointerless bool        `json:",omitempty"`
 }
 
 // Verdict is what a guard saw once the action's input was sent.

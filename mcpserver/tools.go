@@ -359,11 +359,11 @@ func (s *Server) registerInput(srv *mcp.Server) {
 		return s.after(ts, upload.Run(ts.sess, act.Input{Ref: in.Ref, Files: in.Paths}))
 	})
 	tool(s, srv, toolSpec{name: "browser_type", title: "Type text", effect: changes, rules: map[string]rule{"ref": refRule},
-		desc: "Click an editable field by ref, check it has the focus, and type text at its end (clear replaces what it holds; submit presses Enter after). Returns what changed."}, func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
+		desc: "Click an editable field by ref (off its spin buttons or pickers; without a pointer where they leave no room), check it has the focus, and type text at its end (clear replaces what it holds). The field must then hold what was meant, else the answer is an error naming what it holds; submit presses Enter only after that check. Returns what changed."}, func(ts *tabState, in typeArgs) (*mcp.CallToolResult, error) {
 		return s.after(ts, typ.Run(ts.sess, act.Input{Ref: in.Ref, Text: in.Text, Clear: in.Clear, Submit: in.Submit}))
 	})
 	tool(s, srv, toolSpec{name: "browser_fill_form", title: "Fill a form", effect: changes,
-		desc: "Fill several fields by ref, in order, replacing their text. Stops at the first field that cannot be filled and says which."}, func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
+		desc: "Fill several fields by ref, in order, replacing their text; each must then hold exactly its text. Stops at the first field that cannot be filled, or holds something else, and says which."}, func(ts *tabState, in fillArgs) (*mcp.CallToolResult, error) {
 		if len(in.Fields) == 0 {
 			return nil, errors.New("browser_fill_form: fields is empty; give {ref, value} pairs")
 		}

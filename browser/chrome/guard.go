@@ -64,9 +64,20 @@ func guardEvents(kind browser.GuardKind) []string {
 	case browser.GuardDrag:
 		return slices.Concat(pointerEvents, []string{"pointerdown", "mousedown", "dragstart"})
 	case browser.GuardDrop:
-		return dragEvents[1:]
+		// The release ends a mouse drag (a slider, a sortable list): it
+		// must land on the drop end as the drop of an HTML5 drag must.
+		return slices.Concat(dragEvents[1:], []string{"pointerup", "mouseup"})
 	}
 	return slices.Concat(pointerEvents, pressEvents)
+}
+
+// ownerEvents are the events the guard on a frame's <iframe> watches: the
+// action's, less a key's release and keypress. A key whose press went to
+// the frame ends outside it when the browser's own default moved the
+// focus out (a Shift+Tab from the frame's first field): guardboot.js
+// drops such a tail, whose press its document never saw, by itself.
+func ownerEvents(kind browser.GuardKind) []string {
+	return slices.DeleteFunc(slices.Clone(guardEvents(kind)), func(e string) bool { return e == "keyup" || e == "keypress" })
 }
 
 // guard is Chrome's browser.Guard: a guard armed in axfuse's isolated
@@ -125,7 +136,7 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 	if res.Problem != "" {
 		return nil, &browser.NotActionable{Problem: res.Problem}
 	}
-	g.armed, g.elem = browser.Armed{Box: res.Box, Value: res.Value, ValueInput: res.ValueInput}, lvl
+	g.armed, g.elem = browser.Armed{Box: res.Box, Value: res.Value, ValueInput: res.ValueInput, Aim: res.Aim, Pointerless: res.Pointerless}, lvl
 	g.levels = append(g.levels, lvl)
 	child := spec.Node.Frame
 	for _, parent := range spec.Parents {
@@ -135,7 +146,7 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 			g.Finish()
 			return nil, err
 		}
-		ownerOpts := map[string]any{"verb": browser.GuardClick, "events": opts["events"], "owner": true, "follow": spec.Follow}
+		ownerOpts := map[string]any{"verb": browser.GuardClick, "events": ownerEvents(spec.Kind), "owner": true, "follow": spec.Follow}
 		lvl, _, err := t.armOne(ps, domsnap.Key{Frame: parent, Backend: owner}, ownerOpts)
 		if err != nil {
 			g.Finish()
@@ -148,11 +159,13 @@ func (t *Tab) Arm(spec browser.GuardSpec) (browser.Guard, error) {
 }
 
 type armResult struct {
-	Problem    string     `json:"problem"`
-	Box        [4]float64 `json:"box"`
-	Value      string     `json:"value"`
-	Token      string     `json:"token"`
-	ValueInput bool       `json:"valueInput"`
+	Problem     string      `json:"problem"`
+	Box         [4]float64  `json:"box"`
+	Value       string      `json:"value"`
+	Token       string      `json:"token"`
+	ValueInput  bool        `json:"valueInput"`
+	Aim         *[2]float64 `json:"aim"`
+	Pointerless bool        `json:"pointerless"`
 }
 
 // armOne runs guard.js on one element in the isolated world of its frame.

@@ -168,6 +168,9 @@ async function (o) {
       st.last = now;
       st.events++;
       if (st.blocked) return stop(ev, st.blocked);
+      // Once an HTML5 drop reached the element, what follows (the
+      // release, the page's own moves) is the drop's doing.
+      if (st.dropped) return;
       // After the press the pointer's moves are the gesture's own: a drag
       // leaves the element it started on.
       if (st.pressed && /move|over/.test(ev.type)) return;
@@ -188,7 +191,12 @@ async function (o) {
         }
         st.keyEvent = ev;
       }
-      const path = ev.composedPath();
+      let path = ev.composedPath();
+      // The release of a mouse drag goes where the pointer captured it
+      // (often the dragged handle): it lands on the drop end when the
+      // event reaches it, or when what lies under the point does (what
+      // the page's own drop logic reads).
+      if (o.verb === 'drop' && /^(pointerup|mouseup)$/.test(ev.type) && !reaches(path, s.anchor)) path = pathAt(ev.clientX, ev.clientY) || path;
       if (!reaches(path, s.anchor)) {
         // A pointer that follows an element a hover moved passes over
         // other nodes before the press: the page does not see those
@@ -206,6 +214,7 @@ async function (o) {
         if (press.test(ev.type)) st.pressed = true;
       }
       if (s.anchor === el && /^(pointerup|mouseup)$/.test(ev.type)) st.released = true;
+      if (o.verb === 'drop' && ev.type === 'drop') st.dropped = true;
     };
     for (const type of o.events) listen(s.at, type, h, true);
   }
@@ -256,7 +265,11 @@ async function (o) {
   };
   if (focusWatch) {
     const win = el.ownerDocument.defaultView;
-    listen(win, 'focusout', onFocusOut, true);
+    // A move between two elements of one shadow root stops at the root:
+    // the window never sees its focusout (the event's target and related
+    // target are the same host out there). Each root around the element
+    // is watched as well.
+    for (const s of scopes) listen(s.at, 'focusout', onFocusOut, true);
     for (const type of ['keydown', 'keypress', 'beforeinput']) listen(win, type, afterHandlers, false);
   }
   // judgePoint: what the browser's hit test reaches now where the pointer
@@ -265,17 +278,25 @@ async function (o) {
   // listener of the page's that ran before this guard's — is judged by
   // the browser itself, and a press that would not reach the element is
   // never sent (inside a frame the guard cannot stop it).
-  const judgePoint = () => {
-    const [x, y] = st.point;
+  // pathAt: the browser's hit test at (x, y) of the element's frame,
+  // through open shadow roots, and the nodes up from what it reached.
+  function pathAt(x, y) {
     let h = el.ownerDocument.elementFromPoint(x, y);
     while (h && h.shadowRoot) {
       const d = h.shadowRoot.elementFromPoint(x, y);
       if (!d || d === h) break;
       h = d;
     }
-    if (!h) return;
+    if (!h) return null;
     const path = [];
     for (let n = h; n; n = n.parentNode || (n instanceof ShadowRoot ? n.host : null)) path.push(n);
+    return path;
+  }
+  const judgePoint = () => {
+    const [x, y] = st.point;
+    const path = pathAt(x, y);
+    if (!path) return;
+    const h = path[0];
     // A closed shadow root around the element hides where in it the point
     // falls: its host stands for it, and the press is judged as it lands.
     const closedHost = scopes.some((s) => s.at instanceof ShadowRoot && s.at.host === h);
@@ -293,6 +314,37 @@ async function (o) {
     const v = el.getAttribute('aria-valuenow') ?? (subject && 'value' in subject ? subject.value : '');
     return { box: [r.x, r.y, r.width, r.height], value: short(v, 200) };
   };
+  // aim: where a press on a field with parts of its own reaches the field
+  // and not a part (decision 2026-12-07-a-verb-is-judged-by-its-outcome).
+  // A number field's spin buttons step its value, a search field's cancel
+  // button empties it, a list's indicator opens its suggestions: the
+  // browser draws them at the field's end, inside the element, so the
+  // hit test and every event name the field itself. A press on the field
+  // goes near its start instead; where the parts leave no room for one
+  // (a narrow number field), the field is focused without a pointer. A
+  // click on a range goes on its thumb: one on the track moves the value.
+  function aim() {
+    if (o.verb !== 'type' && o.verb !== 'click') return {};
+    const f = el.localName === 'label' && el.control ? el.control : el;
+    if (f.localName !== 'input' || f.disabled) return {};
+    const r = f.getBoundingClientRect(), cs = getComputedStyle(f), px = (v) => parseFloat(v) || 0;
+    const left = r.left + px(cs.borderLeftWidth) + px(cs.paddingLeft);
+    const right = r.right - px(cs.borderRightWidth) - px(cs.paddingRight);
+    if (f.type === 'range' && o.verb === 'click' && !/vertical/.test(cs.writingMode + cs.appearance)) {
+      // A press on a range's track moves its thumb there: a click goes on
+      // the thumb, where the value is (Chrome's thumb is 16 px wide).
+      const min = +f.min || 0, max = f.max === '' ? 100 : +f.max, v = +f.value;
+      const frac = max > min ? Math.min(1, Math.max(0, (v - min) / (max - min))) : 0;
+      const thumb = Math.min(16, right - left), at = thumb / 2 + frac * (right - left - thumb);
+      return { aim: [cs.direction === 'rtl' ? right - at : left + at, r.top + r.height / 2] };
+    }
+    const parts = f.type === 'number' ? 17 : f.type === 'search' ? 18 : f.hasAttribute('list') && textTypes.test(f.type) ? 22 : 0;
+    if (!parts) return {};
+    const room = right - left - parts;
+    if (room < 3) return { pointerless: true };
+    const x = cs.direction === 'rtl' ? right - Math.min(3, room / 2) : left + Math.min(3, room / 2);
+    return { aim: [x, r.top + r.height / 2] };
+  }
   let armed = true;
   const disarm = () => {
     if (!armed) return;
@@ -318,7 +370,7 @@ async function (o) {
     // Pressed, and the release never came back to this document: it
     // landed in a frame that came over the element after the press (that
     // frame's guardboot.js dropped it), so the click did not happen.
-    if (!keep && st.pressed && !st.released && !st.blocked && !o.owner && o.events.includes('pointerup')) {
+    if (!keep && st.pressed && !st.released && !st.blocked && !o.owner && o.verb !== 'drop' && o.events.includes('pointerup')) {
       st.blocked = { event: 'pointerup', hit: 'another frame or window' };
     }
     if (!keep) disarm();
@@ -327,5 +379,5 @@ async function (o) {
     const checked = subject && ('checked' in subject && subject.localName === 'input' ? subject.checked : subject.getAttribute && subject.getAttribute('aria-checked') === 'true');
     return { blocked: st.blocked, events: st.events, focused, focus: a && a !== el.ownerDocument.body ? describe(a) : 'the page', checked, ...where() };
   });
-  return { token, ...where(), valueInput: o.verb === 'type' && subject.localName === 'input' && valueTypes.test(subject.type) };
+  return { token, ...where(), valueInput: o.verb === 'type' && subject.localName === 'input' && valueTypes.test(subject.type), ...aim() };
 }
