@@ -9,7 +9,13 @@
 // mouse move, a label swapped on hover — is stopped before a page handler
 // runs, and the action fails with a one-line answer that says why and
 // that nothing was done. Each verb checks its own actionability (a
-// disabled button, typing into a <select>, checking a button are refused).
+// disabled button, typing into a <select>, checking a button are refused)
+// and is judged by its outcome on the control (fields.go): a press on a
+// field avoids the parts the browser draws in it (a number field's spin
+// buttons), type, fill, select and check read the result back, and an
+// outcome the page made something else is an *OutcomeError that says
+// what the control holds, never a success. A stop after part of the input
+// reached the page says what that part did, and is not sent again.
 //
 // A Session keeps the tab's ref table in a file under the user's cache
 // directory, so `axfuse snapshot --cdp` and `axfuse act --cdp` in separate

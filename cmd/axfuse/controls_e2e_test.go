@@ -424,7 +424,7 @@ func (m *mcpGallery) ask(t *testing.T, cmd string) galleryReport {
 }
 
 // runGallery acts with every verb on every control of one page.
-func runGallery(t *testing.T, d galleryDriver, url string, tally *galleryTally, skip func(c galleryControl, v gverb) bool) {
+func runGallery(t *testing.T, d galleryDriver, url string, tally *galleryTally) {
 	t.Helper()
 	snap := d.open(t, url)
 	before := d.ask(t, "take")
@@ -435,9 +435,6 @@ func runGallery(t *testing.T, d galleryDriver, url string, tally *galleryTally, 
 			continue
 		}
 		for _, v := range c.verbs {
-			if skip != nil && skip(c, v) {
-				continue
-			}
 			_, err := d.do(t, v.verb, ref, v.arg)
 			after := d.ask(t, "take")
 			judgeGallery(t, c, v, url, before, after, err, tally)
@@ -580,34 +577,55 @@ var galleryContexts = []string{"main", "same", "cross", "shadow"}
 // TestNativeControls: every control and verb once in each context, at
 // the width where a number field's spin buttons lie under its middle
 // (30 px): main frame and cross-site frame through the CLI, same-origin
-// frame and shadow root through the MCP server.
+// frame and shadow root through the MCP server, the two side by side.
 func TestNativeControls(t *testing.T) {
 	base := serveGallery(t)
-	var tally galleryTally
-	cli := galleryCLI(t, base)
-	for _, ctx := range []string{"main", "cross"} {
-		runGallery(t, cli, fmt.Sprintf("%s/%s?w=30", base, ctx), &tally, nil)
-	}
-	m := galleryMCP(t)
-	for _, ctx := range []string{"same", "shadow"} {
-		runGallery(t, m, fmt.Sprintf("%s/%s?w=30", base, ctx), &tally, nil)
-	}
-	t.Logf("native controls: %s", &tally)
+	tally := runGalleries(t, map[galleryDriver][]string{
+		galleryCLI(t, base): {base + "/main?w=30", base + "/cross?w=30"},
+		galleryMCP(t):       {base + "/same?w=30", base + "/shadow?w=30"},
+	})
+	t.Logf("native controls: %s", tally)
 }
 
 // TestNativeControlsInEveryWidth: the whole matrix, every width in every
 // context through both the CLI and the MCP server (make test-long).
 func TestNativeControlsInEveryWidth(t *testing.T) {
 	base := serveGallery(t)
-	var tally galleryTally
-	drivers := []galleryDriver{galleryCLI(t, base), galleryMCP(t)}
-	start := time.Now()
-	for _, d := range drivers {
-		for _, ctx := range galleryContexts {
-			for _, w := range []int{20, 30, 40, 60, 200} {
-				runGallery(t, d, fmt.Sprintf("%s/%s?w=%d", base, ctx, w), &tally, nil)
-			}
+	var urls []string
+	for _, ctx := range galleryContexts {
+		for _, w := range []int{20, 30, 40, 60, 200} {
+			urls = append(urls, fmt.Sprintf("%s/%s?w=%d", base, ctx, w))
 		}
 	}
-	t.Logf("native controls, every width: %s (%s)", &tally, time.Since(start).Round(time.Second))
+	start := time.Now()
+	tally := runGalleries(t, map[galleryDriver][]string{galleryCLI(t, base): urls, galleryMCP(t): urls})
+	t.Logf("native controls, every width: %s (%s)", tally, time.Since(start).Round(time.Second))
+}
+
+// runGalleries runs each driver over its pages, the drivers side by side
+// (each has a browser of its own), and adds up their tallies.
+func runGalleries(t *testing.T, runs map[galleryDriver][]string) *galleryTally {
+	tallies := make([]galleryTally, len(runs))
+	t.Run("drivers", func(t *testing.T) {
+		i := 0
+		for d, urls := range runs {
+			tally := &tallies[i]
+			i++
+			t.Run(fmt.Sprintf("%T", d), func(t *testing.T) {
+				t.Parallel()
+				for _, url := range urls {
+					runGallery(t, d, url, tally)
+				}
+			})
+		}
+	})
+	var sum galleryTally
+	for _, g := range tallies {
+		sum.actions += g.actions
+		sum.falseRefusals += g.falseRefusals
+		sum.changedByRefusal += g.changedByRefusal
+		sum.wrongOutcome += g.wrongOutcome
+		sum.elsewhere += g.elsewhere
+	}
+	return &sum
 }

@@ -167,35 +167,33 @@ func TestOutcomeTraps(t *testing.T) {
 	base := serve(t, pages).URL
 	cli := galleryCLI(t, base)
 	m := galleryMCP(t)
-	for i, c := range cases {
-		url := fmt.Sprintf("%s/%d", base, i)
+	// The CLI's browser and the MCP server's own one, side by side.
+	t.Run("via", func(t *testing.T) {
 		for _, via := range []string{"cli", "mcp"} {
-			t.Run(via+"/"+c.name, func(t *testing.T) {
-				var snap, answer string
-				var err error
-				var read func() string
-				if via == "cli" {
-					snap = cli.open(t, url)
-					answer, err = runCLI(t, outcomeArgs(t, cli.endpoint, c, snap)...)
-					read = func() string {
-						out, err := cli.tab.Evaluate(`({log: logged, state: state()})`)
-						if err != nil {
-							t.Fatal(err)
+			t.Run(via, func(t *testing.T) {
+				t.Parallel()
+				for i, c := range cases {
+					url := fmt.Sprintf("%s/%d", base, i)
+					t.Run(c.name, func(t *testing.T) {
+						if via == "cli" {
+							snap := cli.open(t, url)
+							answer, err := runCLI(t, outcomeArgs(t, cli.endpoint, c, snap)...)
+							out, rerr := cli.tab.Evaluate(`({log: logged, state: state()})`)
+							if rerr != nil {
+								t.Fatal(rerr)
+							}
+							judgeOutcome(t, c, answer, err, out)
+							return
 						}
-						return out
-					}
-				} else {
-					snap = m.open(t, url)
-					answer, err = outcomeMCP(t, m, c, snap)
-					read = func() string {
+						snap := m.open(t, url)
+						answer, err := outcomeMCP(t, m, c, snap)
 						text, _ := call(t, m.cs, "browser_evaluate", map[string]any{"function": `() => ({log: logged, state: state()})`}, false)
-						return text
-					}
+						judgeOutcome(t, c, answer, err, text)
+					})
 				}
-				judgeOutcome(t, c, answer, err, read())
 			})
 		}
-	}
+	})
 }
 
 // outcomeArgs is the CLI's command line for a case.

@@ -130,39 +130,50 @@ func TestHostileSightCLI(t *testing.T) {
 	needChromium(t)
 	for _, p := range sightPages {
 		url := servePage(t, p.page)
-		for _, capture := range []string{"full", "viewport"} {
-			out := mustCLI(t, "snapshot", "--capture", capture, url)
-			what := p.page + " " + capture
-			checkSight(t, what, out, p.shown)
-			checkTargets(t, what, out, p)
-			plainJSON := mustCLI(t, "snapshot", "--capture", capture, "--format", "json", url)
-			// Without --audit the JSON quotes no withheld text at all.
-			checkSight(t, what+" json without --audit", plainJSON, nil)
-			obs := decode(t, mustCLI(t, "snapshot", "--capture", capture, "--format", "json", "--audit", url))
-			if hidden := (capture == "full" || p.hiddenInView) && !p.noText; hidden && (!strings.Contains(out, "withheld as unseen (") && !strings.Contains(out, " cut off where a box hides") || len(obs.Withheld) == 0) {
-				t.Errorf("%s: no withheld note, or nothing in the JSON's list (%d):\n%s", what, len(obs.Withheld), out)
-			}
-			for _, w := range obs.Withheld {
-				if w.Kind == "" || w.Reason == "" || w.Box == nil || w.Excerpt == "" {
-					t.Errorf("%s: withheld item without kind, reason, box or excerpt: %+v", what, w)
-				}
-			}
-			audit := obs.Withheld
-			obs.Withheld = nil
-			raw, _ := json.Marshal(obs)
-			checkSight(t, what+" json", string(raw), nil)
-			if len(audit) > 0 && !hiddenToken.MatchString(fmt.Sprint(audit)) {
-				t.Errorf("%s: the withheld list holds no hidden text: %+v", what, audit)
+		// Each snapshot launches a browser of its own: two pages at a time.
+		t.Run(p.page, func(t *testing.T) {
+			t.Parallel()
+			hostileSightCLI(t, p, url)
+		})
+	}
+}
+
+// hostileSightCLI checks one sight page through the CLI's launched
+// snapshots: both captures, YAML and JSON, --offscreen keep and find.
+func hostileSightCLI(t *testing.T, p sightPage, url string) {
+	t.Helper()
+	for _, capture := range []string{"full", "viewport"} {
+		out := mustCLI(t, "snapshot", "--capture", capture, url)
+		what := p.page + " " + capture
+		checkSight(t, what, out, p.shown)
+		checkTargets(t, what, out, p)
+		plainJSON := mustCLI(t, "snapshot", "--capture", capture, "--format", "json", url)
+		// Without --audit the JSON quotes no withheld text at all.
+		checkSight(t, what+" json without --audit", plainJSON, nil)
+		obs := decode(t, mustCLI(t, "snapshot", "--capture", capture, "--format", "json", "--audit", url))
+		if hidden := (capture == "full" || p.hiddenInView) && !p.noText; hidden && (!strings.Contains(out, "withheld as unseen (") && !strings.Contains(out, " cut off where a box hides") || len(obs.Withheld) == 0) {
+			t.Errorf("%s: no withheld note, or nothing in the JSON's list (%d):\n%s", what, len(obs.Withheld), out)
+		}
+		for _, w := range obs.Withheld {
+			if w.Kind == "" || w.Reason == "" || w.Box == nil || w.Excerpt == "" {
+				t.Errorf("%s: withheld item without kind, reason, box or excerpt: %+v", what, w)
 			}
 		}
-		keep := mustCLI(t, "snapshot", "--offscreen", "keep", url)
-		checkSight(t, p.page+" offscreen keep", keep, append(append([]string{}, p.shown...), p.below...))
-		// find searches covered content too, and says so: text under an
-		// opaque sheet is found only as covered.
-		for _, m := range strings.Split(mustCLI(t, "find", url, "--text", "qz"), "- match: ") {
-			if hiddenToken.MatchString(m) && !strings.Contains(m, "where: covered by") {
-				t.Errorf("%s: find reaches hidden text:\n%s", p.page, m)
-			}
+		audit := obs.Withheld
+		obs.Withheld = nil
+		raw, _ := json.Marshal(obs)
+		checkSight(t, what+" json", string(raw), nil)
+		if len(audit) > 0 && !hiddenToken.MatchString(fmt.Sprint(audit)) {
+			t.Errorf("%s: the withheld list holds no hidden text: %+v", what, audit)
+		}
+	}
+	keep := mustCLI(t, "snapshot", "--offscreen", "keep", url)
+	checkSight(t, p.page+" offscreen keep", keep, append(append([]string{}, p.shown...), p.below...))
+	// find searches covered content too, and says so: text under an
+	// opaque sheet is found only as covered.
+	for _, m := range strings.Split(mustCLI(t, "find", url, "--text", "qz"), "- match: ") {
+		if hiddenToken.MatchString(m) && !strings.Contains(m, "where: covered by") {
+			t.Errorf("%s: find reaches hidden text:\n%s", p.page, m)
 		}
 	}
 }
