@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -48,16 +47,19 @@ type outcome func(id string, before, after galleryReport) string
 // gverb is one verb on a control and the outcome it must have.
 type gverb struct {
 	verb, arg string
-	want      outcome
+	// to names the control a drag drops on (its id: c-…); its events are
+	// the drag's own.
+	to, toID string
+	want     outcome
 	// anyKeyup: the key moves the focus by default (Shift+Tab), so its
 	// release lands on where it went.
 	anyKeyup bool
 }
 
 // galleryControl is one control of the gallery.
+// (testdata/pages/controls/gallery.html holds its markup.)
 type galleryControl struct {
 	id, name string // its element's id (c-…) and the name its ref prints
-	html     string // markup; %[1]s is its style="width:…"
 	verbs    []gverb
 }
 
@@ -158,49 +160,48 @@ func selectVerbs() []gverb {
 
 // galleryControls is the gallery.
 func galleryControls() []galleryControl {
-	input := func(typ, name, value string, verbs []gverb) galleryControl {
+	input := func(typ, name string, verbs []gverb) galleryControl {
 		id := "c-" + typ
-		return galleryControl{id: id, name: name, verbs: verbs,
-			html: fmt.Sprintf(`<input id=%s type=%s aria-label=%q value=%q %%[1]s>`, id, typ, name, value)}
+		return galleryControl{id: id, name: name, verbs: verbs}
 	}
 	cs := []galleryControl{
-		input("text", "Text control", "ab", textVerbs()),
-		input("search", "Search control", "ab", textVerbs()),
-		input("email", "Email control", "a@b.c", textVerbs()),
-		input("url", "Url control", "http://a.b", textVerbs()),
-		input("tel", "Tel control", "12", textVerbs()),
-		input("password", "Password control", "pw", textVerbs()),
-		input("number", "Number control", "1", textVerbs()),
-		input("range", "Range control", "50", valueVerbs("70")),
-		input("date", "Date control", "", valueVerbs("2024-05-06")),
-		input("time", "Time control", "", valueVerbs("10:30")),
-		input("datetime-local", "Local control", "", valueVerbs("2024-05-06T10:30")),
-		input("month", "Month control", "", valueVerbs("2024-05")),
-		input("week", "Week control", "", valueVerbs("2024-W19")),
-		input("color", "Color control", "#000000", valueVerbs("#00ff00")),
-		{id: "c-file", name: "File control", html: `<input id=c-file type=file aria-label="File control" %[1]s>`,
+		input("text", "Text control", textVerbs()),
+		input("search", "Search control", textVerbs()),
+		input("email", "Email control", textVerbs()),
+		input("url", "Url control", textVerbs()),
+		input("tel", "Tel control", textVerbs()),
+		input("password", "Password control", textVerbs()),
+		input("number", "Number control", textVerbs()),
+		input("range", "Range control", append(valueVerbs("70"), gverb{verb: "drag", to: "Range end", toID: "c-rangeend", want: valueIs("100")})),
+		input("date", "Date control", valueVerbs("2024-05-06")),
+		input("time", "Time control", valueVerbs("10:30")),
+		input("datetime-local", "Local control", valueVerbs("2024-05-06T10:30")),
+		input("month", "Month control", valueVerbs("2024-05")),
+		input("week", "Week control", valueVerbs("2024-W19")),
+		input("color", "Color control", valueVerbs("#00ff00")),
+		{id: "c-file", name: "File control",
 			verbs: []gverb{{verb: "upload", want: valueIs("gallery.txt")}, {verb: "hover", want: same}}},
-		{id: "c-checkbox", name: "Checkbox control", html: `<input id=c-checkbox type=checkbox aria-label="Checkbox control" %[1]s>`,
+		{id: "c-checkbox", name: "Checkbox control",
 			verbs: []gverb{{verb: "check", want: checkedIs(true)}, {verb: "uncheck", want: checkedIs(false)}, {verb: "click", want: checkedIs(true)}, {verb: "hover", want: checkedIs(true)}}},
-		{id: "c-radio", name: "Radio control", html: `<input id=c-radio type=radio name=g aria-label="Radio control" %[1]s><input id=c-radio2 type=radio name=g aria-label="Radio other" checked>`,
+		{id: "c-radio", name: "Radio control",
 			verbs: []gverb{{verb: "check", want: checkedIs(true)}, {verb: "click", want: checkedIs(true)}, {verb: "hover", want: checkedIs(true)}}},
-		{id: "c-select", name: "Select control", html: `<select id=c-select aria-label="Select control" %[1]s><option>One<option>Two<option>Three</select>`, verbs: selectVerbs()},
-		{id: "c-multiple", name: "Multiple control", html: `<select id=c-multiple multiple aria-label="Multiple control" %[1]s><option>One<option>Two<option>Three</select>`, verbs: selectVerbs()},
-		{id: "c-sized", name: "Sized control", html: `<select id=c-sized size=3 aria-label="Sized control" %[1]s><option>One<option>Two<option>Three</select>`, verbs: selectVerbs()},
-		{id: "c-grouped", name: "Grouped control", html: `<select id=c-grouped aria-label="Grouped control" %[1]s><optgroup label=First><option>One</optgroup><optgroup label=Second><option>Two<option>Three</optgroup></select>`, verbs: selectVerbs()},
-		{id: "c-textarea", name: "Textarea control", html: `<textarea id=c-textarea aria-label="Textarea control" %[1]s>ab</textarea>`, verbs: textVerbs()},
-		{id: "c-editable", name: "Editable control", html: `<div id=c-editable contenteditable role=textbox aria-label="Editable control" %[1]s>ab</div>`, verbs: textVerbs()},
-		{id: "c-wrap", name: "Wrapped control", html: `<label id=l-wrap>Wrapped control <input id=c-wrap value=ab %[1]s></label>`, verbs: textVerbs()},
-		{id: "c-for", name: "For control", html: `<label id=l-for for=c-for>For control</label> <input id=c-for value=ab %[1]s>`, verbs: textVerbs()},
-		{id: "c-details", name: "Details control", html: `<details id=c-details %[1]s><summary id=c-summary>Details control</summary>Inside</details>`,
+		{id: "c-select", name: "Select control", verbs: selectVerbs()},
+		{id: "c-multiple", name: "Multiple control", verbs: selectVerbs()},
+		{id: "c-sized", name: "Sized control", verbs: selectVerbs()},
+		{id: "c-grouped", name: "Grouped control", verbs: selectVerbs()},
+		{id: "c-textarea", name: "Textarea control", verbs: textVerbs()},
+		{id: "c-editable", name: "Editable control", verbs: textVerbs()},
+		{id: "c-wrap", name: "Wrapped control", verbs: textVerbs()},
+		{id: "c-for", name: "For control", verbs: textVerbs()},
+		{id: "c-details", name: "Details control",
 			verbs: []gverb{{verb: "click", want: func(_ string, b, a galleryReport) string { return openIs("c-details", b, a) }}, {verb: "hover", want: noCheck}}},
-		{id: "c-audio", name: "Audio control", html: `<audio id=c-audio controls aria-label="Audio control" src="` + silentWAV() + `" %[1]s></audio>`,
+		{id: "c-audio", name: "Audio control",
 			verbs: []gverb{{verb: "hover", want: noCheck}, {verb: "click", want: noCheck}}},
-		{id: "c-video", name: "Video control", html: `<video id=c-video controls aria-label="Video control" src="` + silentWAV() + `" %[1]s></video>`,
+		{id: "c-video", name: "Video control",
 			verbs: []gverb{{verb: "hover", want: noCheck}, {verb: "click", want: noCheck}}},
-		{id: "c-dialogbtn", name: "Dialog button", html: `<dialog open id=c-dialog style="position:static;margin:0;padding:2px"><button id=c-dialogbtn %[1]s>Dialog button</button></dialog>`,
+		{id: "c-dialogbtn", name: "Dialog button",
 			verbs: []gverb{{verb: "click", want: clicked}, {verb: "hover", want: noCheck}}},
-		{id: "c-button", name: "Button control", html: `<button id=c-button %[1]s>Button control</button>`,
+		{id: "c-button", name: "Button control",
 			verbs: []gverb{{verb: "click", want: clicked}, {verb: "press", arg: "Enter", want: clicked}, {verb: "hover", want: noCheck}}},
 	}
 	return cs
@@ -263,24 +264,27 @@ window.__ask = (cmd) => {
 };
 </script>`
 
-// galleryBody is the controls at a width, laid out to fit in view.
-func galleryBody(width int) string {
-	var sb strings.Builder
-	style := fmt.Sprintf(`style="width:%dpx"`, width)
-	sb.WriteString(`<style>.cells{display:flex;flex-wrap:wrap;gap:4px} .cell{width:300px;height:40px;overflow:hidden;display:flex;align-items:center;gap:4px} video{height:30px}</style><div class=cells>`)
-	for _, c := range galleryControls() {
-		sb.WriteString(`<div class=cell>` + fmt.Sprintf(c.html, style) + `</div>`)
-	}
-	sb.WriteString(`</div>`)
-	return sb.String()
-}
-
 // serveGallery serves the gallery's pages: /main, /same, /cross and
 // /shadow at ?w=WIDTH, the framed ones holding /inner; the server answers
 // as 127.0.0.1 and as localhost, two sites.
 func serveGallery(t *testing.T) string {
 	t.Helper()
+	dir := filepath.Join("..", "..", "testdata", "pages", "controls")
+	wav, err := os.ReadFile(filepath.Join(dir, "silence.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gallery, err := os.ReadFile(filepath.Join(dir, "gallery.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	galleryBody := func(width int) string { return strings.ReplaceAll(string(gallery), "WIDTH", fmt.Sprint(width)) }
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/silence.wav" {
+			w.Header().Set("Content-Type", "audio/wav")
+			w.Write(wav)
+			return
+		}
 		var width int
 		fmt.Sscan(r.URL.Query().Get("w"), &width)
 		_, port, _ := strings.Cut(r.Host, ":")
@@ -354,6 +358,8 @@ func (c *cliGallery) do(t *testing.T, verb, ref, arg string) (string, error) {
 		args = append(args, verb, ref+"="+arg)
 	case "upload":
 		args = append(args, verb, ref, c.file)
+	case "drag":
+		args = append(args, verb, ref, arg)
 	default:
 		args = append(args, verb, ref, arg)
 	}
@@ -404,6 +410,8 @@ func (m *mcpGallery) do(t *testing.T, verb, ref, arg string) (string, error) {
 		name, args["values"] = "browser_select_option", []string{arg}
 	case "upload":
 		name, args["paths"] = "browser_file_upload", []string{m.file}
+	case "drag":
+		name, args = "browser_drag", map[string]any{"startRef": ref, "endRef": arg}
 	}
 	text, res := callAny(t, m.cs, name, args)
 	if res.IsError {
@@ -435,7 +443,14 @@ func runGallery(t *testing.T, d galleryDriver, url string, tally *galleryTally) 
 			continue
 		}
 		for _, v := range c.verbs {
-			_, err := d.do(t, v.verb, ref, v.arg)
+			arg := v.arg
+			if v.to != "" {
+				if arg = refByName(snap, v.to); arg == "" {
+					t.Errorf("%s: no ref for %q", url, v.to)
+					continue
+				}
+			}
+			_, err := d.do(t, v.verb, ref, arg)
 			after := d.ask(t, "take")
 			judgeGallery(t, c, v, url, before, after, err, tally)
 			before = after
@@ -482,34 +497,6 @@ func refByName(snap, name string) string {
 	return ""
 }
 
-// silentWAV is a tenth of a second of silence, a source the media
-// controls can load.
-func silentWAV() string {
-	const n = 800
-	var b []byte
-	le := func(v uint32, size int) {
-		for i := range size {
-			b = append(b, byte(v>>(8*i)))
-		}
-	}
-	b = append(b, "RIFF"...)
-	le(36+n, 4)
-	b = append(b, "WAVEfmt "...)
-	le(16, 4)
-	le(1, 2)
-	le(1, 2)
-	le(8000, 4)
-	le(8000, 4)
-	le(1, 2)
-	le(8, 2)
-	b = append(b, "data"...)
-	le(n, 4)
-	for range n {
-		b = append(b, 128)
-	}
-	return "data:audio/wav;base64," + base64.StdEncoding.EncodeToString(b)
-}
-
 // sameState: the controls and the focus are as they were.
 func sameState(b, a galleryReport) bool {
 	if b.Focus != a.Focus || len(b.Controls) != len(a.Controls) {
@@ -528,7 +515,7 @@ func sameState(b, a galleryReport) bool {
 // had the focus before gets its change as it loses the focus: the
 // browser's doing, not an event of the action.
 func elsewhere(c galleryControl, v gverb, focused string, events []string) []string {
-	allowed := map[string]bool{c.id: true, "l-" + strings.TrimPrefix(c.id, "c-"): true}
+	allowed := map[string]bool{c.id: true, "l-" + strings.TrimPrefix(c.id, "c-"): true, v.toID: v.toID != ""}
 	if c.id == "c-details" {
 		allowed["c-summary"] = true
 	}
