@@ -121,11 +121,11 @@ func liveShown(out []string) bool {
 	return false
 }
 
-// stateValue is a page-supplied token as a state prints it: whitespace
-// collapsed, cut, and quoted when it would close its bracket or look
-// like another state.
+// stateValue is a page-supplied token as a state prints it: what draws
+// nothing removed, whitespace collapsed, cut, and quoted when it would
+// close its bracket or look like another state.
 func stateValue(v string) string {
-	v = cutRunes(clean(v), 80)
+	v = cutRunes(visibleText(v), 80)
 	if v == "" || strings.ContainsAny(v, "[]\"\\") || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' }) {
 		return Quote(v)
 	}

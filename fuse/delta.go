@@ -196,7 +196,7 @@ func (d *differ) level(old, cur []*Node) []*Node {
 // markNew copies a line that appeared, with the state "new".
 func markNew(n *Node) *Node {
 	if n.Role == "text" || n.Role == "note" {
-		return &Node{Role: "note", Text: "new text: " + Quote(DisplayName(cutRunes(n.Text, maxTextLen)))}
+		return &Node{Role: "note", Text: "new " + textKey(n) + ": " + Quote(DisplayName(cutRunes(n.Text, maxTextLen)))}
 	}
 	cp := *n
 	cp.States = append(append([]string(nil), n.States...), "new")
@@ -216,7 +216,7 @@ func unchanged(run []*Node) []*Node {
 	for _, n := range run {
 		if landmarks[n.Role] || n.Role == "heading" {
 			count()
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: []string{"unchanged"}})
+			out = append(out, &Node{Role: n.Role, Name: n.Name, bidi: n.bidi, States: []string{"unchanged"}})
 			continue
 		}
 		rest = append(rest, n)

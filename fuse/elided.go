@@ -69,6 +69,7 @@ func (b *builder) elidedNode(e domsnap.Elided) []*Node {
 		n.States = []string{fmt.Sprintf("level=%d", e.Level)}
 	}
 	n.States = append(n.States, collapsed(e.Dir, summary{roles: e.Roles}))
+	b.visibleLine(n)
 	return []*Node{n}
 }
 

@@ -64,7 +64,7 @@ func (t *Tree) Find(q Query) []Match {
 		for _, n := range ns {
 			line := Key(n)
 			if n.Role == "text" {
-				line = "text: " + scalar(cutRunes(n.Text, maxTextLen))
+				line = textKey(n) + ": " + scalar(cutRunes(n.Text, maxTextLen))
 			}
 			if q.matches(n) && !t.cutAway(n) {
 				t.giveRef(n)

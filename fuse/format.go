@@ -55,7 +55,7 @@ func (yamlFormat) Write(w io.Writer, roots []*Node) error {
 // LineCost is about 3 bytes a token for YAML with quotes and brackets.
 func (yamlFormat) LineCost(n *Node) int {
 	var sb strings.Builder
-	writeNode(&sb, &Node{Role: n.Role, Name: n.Name, Text: n.Text, URL: n.URL, Value: n.Value, Description: n.Description, States: n.States}, 0)
+	writeNode(&sb, &Node{Role: n.Role, Name: n.Name, Text: n.Text, URL: n.URL, Value: n.Value, Description: n.Description, States: n.States, bidi: n.bidi}, 0)
 	return sb.Len()/3 + 2
 }
 

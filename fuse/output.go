@@ -1,7 +1,6 @@
 package fuse
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 	"time"
@@ -52,7 +51,7 @@ func Snapshot(c *domsnap.Capture, opts Options) *Observation {
 		withheld = []WithheldItem{}
 	}
 	return &Observation{
-		URL: c.URL, Title: c.Title, Viewport: c.Viewport, Mode: t.Mode,
+		URL: visibleText(c.URL), Title: visibleText(c.Title), Viewport: c.Viewport, Mode: t.Mode,
 		Snapshot: yaml, format: t.format, Elements: elements, Regions: t.Regions, Withheld: withheld,
 		Stats: Stats{Counts: t.Counts, Lines: lines(yaml), Tokens: tokens, Timings: timings},
 	}
@@ -69,12 +68,7 @@ func lines(s string) int {
 }
 
 // WriteJSON writes the observation as one indented JSON object.
-func (o *Observation) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(o)
-}
+func (o *Observation) WriteJSON(w io.Writer) error { return EncodeJSON(w, o, true) }
 
 // CountTokens counts o200k tokens (GPT-4o's encoding), or -1 when it
 // cannot (a damaged vocabulary table). internal/o200k counts as

@@ -1,9 +1,21 @@
 package fuse
 
-// countNotes adds a note for each kind of line the view left out unseen:
-// hidden text withheld, invisible targets, and elements under too many
-// stacked boxes to check for covers.
+// countNotes adds a note for each kind of line the view left out unseen
+// (fused view only): hidden text withheld, invisible targets, and
+// elements under too many stacked boxes to check for covers; then, in
+// either view (both remove them), how many characters that draw nothing
+// were removed.
 func (v *view) countNotes(roots []*Node) []*Node {
+	if v.opts.Mode == ModeFused {
+		roots = v.unseenNotes(roots)
+	}
+	if v.counts.InvisibleChars > 0 {
+		roots = append(roots, invisibleCharsNote(v.counts.InvisibleChars))
+	}
+	return roots
+}
+
+func (v *view) unseenNotes(roots []*Node) []*Node {
 	if v.counts.Withheld > 0 {
 		roots = append(roots, withheldNote(v.counts.Withheld, v.counts.Unsure))
 	}

@@ -31,7 +31,7 @@ func (v *view) offscreen(ns []*Node) []*Node {
 			if v.opts.Offscreen == OffscreenDrop {
 				continue
 			}
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(states, collapsed(dir, below(n, run)))})
+			out = append(out, &Node{Role: n.Role, Name: n.Name, bidi: n.bidi, States: append(states, collapsed(dir, below(n, run)))})
 		case landmarks[n.Role] && (n.Name != "" || n.Role != "list"):
 			if v.opts.Offscreen == OffscreenDrop {
 				v.counts.Offscreen += keptNodes([]*Node{n})
@@ -42,7 +42,7 @@ func (v *view) offscreen(ns []*Node) []*Node {
 			if n.elided != nil {
 				v.counts.Offscreen += n.elided.Nodes
 			}
-			out = append(out, &Node{Role: n.Role, Name: n.Name, States: append(ownStates(n), collapsed(dir, counts))})
+			out = append(out, &Node{Role: n.Role, Name: n.Name, bidi: n.bidi, States: append(ownStates(n), collapsed(dir, counts))})
 		default:
 			run := []*Node{n}
 			for k+1 < len(ns) && v.direction(ns[k+1]) == dir && ns[k+1].Role != "heading" && !landmarks[ns[k+1].Role] {

@@ -19,8 +19,9 @@ var viewPasses = []pass{
 	{"modal", func(o Options) bool { return o.Scope == "" && o.Mode == ModeFused }, (*view).modal},
 	// uncovered: covered nodes out, with notes counting them.
 	{"uncovered", fused, (*view).uncovered},
-	// notes: what was withheld as unseen, invisible or left unchecked.
-	{"notes", fused, (*view).countNotes},
+	// notes: what was withheld as unseen, invisible or left unchecked,
+	// and how many characters that draw nothing were removed.
+	{"notes", func(Options) bool { return true }, (*view).countNotes},
 	// offscreen: off-screen subtrees collapsed to counted lines, or dropped.
 	{"offscreen", func(o Options) bool { return o.Mode == ModeFused && o.Offscreen != OffscreenKeep && o.Scope == "" }, (*view).offscreen},
 	// depth: no line deeper than Options.Depth.

@@ -19,7 +19,7 @@ func (v *view) assignRefs(ns []*Node) []Element {
 				if v.given != nil {
 					v.given[axNode{t.key.Frame, t.ax}] = n.Ref
 				}
-				el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Tag: t.tag, Frame: t.key.Frame, BackendNodeID: t.key.Backend, Reasons: t.reasons}
+				el := Element{Ref: n.Ref, Role: n.Role, Name: DisplayName(n.Name), Tag: visibleText(t.tag), Frame: t.key.Frame, BackendNodeID: t.key.Backend, Reasons: t.reasons}
 				if n.at.ok {
 					if box, ok := v.g.Box(n.at.Doc, n.at.Node); ok {
 						el.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}

@@ -668,6 +668,7 @@ func normalize(ns []*Node, joinable func(a, b *Node) bool) []*Node {
 				}
 				out[last].Text += n.Text
 				out[last].owner = n.owner
+				out[last].bidi = out[last].bidi || n.bidi
 				if n.run.ok {
 					out[last].run = n.run
 				}

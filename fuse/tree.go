@@ -58,9 +58,12 @@ func (b *builder) build() []*Node {
 }
 
 // settle measures finished lines and folds those wholly off-screen, as
-// soon as each is done: a long page's rows fold one by one.
+// soon as each is done: a long page's rows fold one by one. Every line
+// passes here, so here its page strings lose what draws nothing (folded
+// lines are counted too, as withheld text is).
 func (b *builder) settle(ns []*Node) []*Node {
 	for _, n := range ns {
+		b.visibleLine(n)
 		b.v.measure(n)
 		b.maybeFold(n)
 	}

@@ -55,6 +55,9 @@ type Node struct {
 	// summary marks the <summary> that toggles its <details>: the YAML
 	// prints it on its group's line (yaml.go, withSummary).
 	summary bool
+	// bidi marks a line whose page strings held bidi embeddings,
+	// overrides or isolates, removed: it prints [bidi] (invisible.go).
+	bidi bool
 	// orig is the full-tree node a view copy was made from.
 	orig *Node
 	// elided is the run of a viewport capture this line stands for: what
@@ -97,6 +100,10 @@ type Counts struct {
 	// CutOff counts texts a box hiding its overflow cuts: they print what
 	// shows, ending in "…"; their tails are listed with the withheld.
 	CutOff int `json:"cutOff,omitempty"`
+	// InvisibleChars counts the characters that draw nothing (zero-width,
+	// bidi, tag, control, private-use: invisible.go) removed from the
+	// view's text, names, values, URLs and the page's title and URL.
+	InvisibleChars int `json:"invisibleChars,omitempty"`
 }
 
 // Tree is the fused observation before serialization.

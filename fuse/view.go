@@ -92,6 +92,9 @@ func buildTree(c *domsnap.Capture, g *layout.Geometry, opts Options, fold bool) 
 	}
 	full := b.build()
 	counts := b.counts // the build's counts: frames indexed later add none
+	// The page's title and URL are printed beside the view (the JSON, MCP's
+	// answers): what Observation removes from them is counted here.
+	counts.InvisibleChars += invisibleIn(c.Title) + invisibleIn(c.URL)
 	v.b, v.counts = b, &counts
 	for _, n := range full {
 		v.occlusion(n)

@@ -129,7 +129,7 @@ func (b *builder) withhold(kind, reason, text string, doc, dom int) {
 	}
 	item := WithheldItem{Kind: kind, Reason: reason}
 	if b.opts.Audit {
-		item.Excerpt = cutRunes(clean(text), 60)
+		item.Excerpt = cutRunes(visibleText(text), 60)
 	}
 	if box, ok := b.g.Box(doc, dom); ok {
 		item.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}

@@ -14,12 +14,17 @@ import (
 //	  - child
 //	- text: some text
 //	- /url: https://...
+//	- link "txt.exe" [bidi] [ref=e7]
+//	- text [bidi]: some text
 //
 // Every page string is escaped so that it cannot break a line, open a new
 // one, or pass for a ref, a state or a key outside its quotes: names sit in
 // double quotes with JSON-style escapes, and a whole key or value that is
 // not a safe YAML plain scalar is quoted again as YAML. Parsing the YAML
-// then reading the name back out of its quotes gives the page's string.
+// then reading the name back out of its quotes gives the page's string,
+// less the characters that draw nothing (invisible.go). [bidi] on a line
+// says its page strings held bidi embeddings, overrides or isolates: they
+// print in logical order, which a person may have seen otherwise.
 
 // YAML renders the lines in YAMLFormat.
 func YAML(roots []*Node) string { return Text(YAMLFormat, roots) }
@@ -36,7 +41,8 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 	sb.WriteString("- ")
 	switch n.Role {
 	case "text":
-		sb.WriteString("text: ")
+		sb.WriteString(textKey(n))
+		sb.WriteString(": ")
 		sb.WriteString(scalar(cutRunes(n.Text, maxTextLen)))
 		sb.WriteByte('\n')
 		return
@@ -45,8 +51,8 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 		return
 	}
 	n = withSummary(n)
-	sb.WriteString(fittingKey(n))
 	inline, children := inlineValue(n)
+	sb.WriteString(fittingKey(withInlinedBidi(n, children)))
 	switch {
 	case inline != "":
 		sb.WriteString(": ")
@@ -93,6 +99,26 @@ func inlineValue(n *Node) (inline string, children []*Node) {
 	return inline, children
 }
 
+// textKey is a text line's key: "text", marked when its text held bidi
+// controls.
+func textKey(n *Node) string {
+	if n.bidi {
+		return "text [" + bidiMark + "]"
+	}
+	return "text"
+}
+
+// withInlinedBidi is n marked [bidi] when its one child, a text that
+// inlineValue prints on n's line (leaving nothing to print below), is.
+func withInlinedBidi(n *Node, printedBelow []*Node) *Node {
+	if n.bidi || len(n.Children) != 1 || len(printedBelow) > 0 || !n.Children[0].bidi {
+		return n
+	}
+	cp := *n
+	cp.bidi = true
+	return &cp
+}
+
 // writeBody writes what sits below a line: its properties, then its
 // children.
 func writeBody(sb *strings.Builder, n *Node, children []*Node, indent string, depth int) {
@@ -130,7 +156,7 @@ func withSummary(n *Node) *Node {
 	g.Ref = s.Ref
 	g.Children = n.Children[1:]
 	if s.Name != "" {
-		g.Children = append([]*Node{{Role: "text", Text: DisplayName(s.Name)}}, g.Children...)
+		g.Children = append([]*Node{{Role: "text", Text: DisplayName(s.Name), bidi: s.bidi}}, g.Children...)
 	}
 	return &g
 }
@@ -166,6 +192,9 @@ func Key(n *Node) string {
 	for _, s := range n.States {
 		sb.WriteString(" [" + s + "]")
 	}
+	if n.bidi {
+		sb.WriteString(" [" + bidiMark + "]")
+	}
 	if n.Ref != "" {
 		sb.WriteString(" [ref=" + n.Ref + "]")
 	}
@@ -174,15 +203,21 @@ func Key(n *Node) string {
 
 // DisplayName is a name as the YAML and JSON show it: cut to maxNameLen
 // runes, with invalid UTF-8 and unprintable astral characters as U+FFFD,
-// runs of white space (no-break spaces too) as one space, and soft
-// hyphens and zero-width spaces gone, as Playwright prints names.
+// runs of white space (no-break spaces too) as one space, and the
+// characters that draw nothing gone (drawnAs: soft hyphens and zero-width
+// spaces, as Playwright prints names, and every other format, control,
+// private-use and ignorable character).
 func DisplayName(s string) string {
 	var sb strings.Builder
 	space := false
 	for _, r := range s {
-		switch {
-		case r == '\u00ad' || r == '\u200b':
+		switch drawnAs(r) {
+		case drawsNothing:
 			continue
+		case drawsBlank:
+			r = ' '
+		}
+		switch {
 		case unicode.IsSpace(r):
 			space = sb.Len() > 0
 			continue
@@ -256,9 +291,13 @@ func escapeInto(sb *strings.Builder, s string) {
 }
 
 // needsEscape: controls, line/paragraph separators, BOM, non-characters,
-// and bidi overrides/isolates.
+// bidi overrides/isolates, and whatever else draws nothing: the rule
+// removes those from page strings first, and what slips past it (a string
+// built without it) still never prints raw.
 func needsEscape(r rune) bool {
 	switch {
+	case drawnAs(r) != drawsGlyph:
+		return true
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
 	case r == 0x2028, r == 0x2029, r == 0xfeff, r == 0xfffe, r == 0xffff, r == utf8.RuneError:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/axfuse/axfuse/fuse"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -114,7 +115,10 @@ func reject(out io.Writer, id any, code int64, message string) {
 	out.Write(append(b, '\n'))
 }
 
-// lockedWriter keeps the SDK's writes and the rejections whole lines.
+// lockedWriter keeps the SDK's writes and the rejections whole lines,
+// and passes each through the last JSON gate: no DEL, C1 or other
+// character that draws nothing goes out raw (fuse.EscapeInvisibleJSON;
+// the SDK writes each message whole).
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
@@ -123,7 +127,10 @@ type lockedWriter struct {
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(fuse.EscapeInvisibleJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 type nopCloser struct{ io.Writer }

@@ -80,3 +80,23 @@ func TestBadLinesAreAnsweredAndTheServerGoesOn(t *testing.T) {
 		t.Fatal("the server did not end with its input")
 	}
 }
+
+// TestStdioEscapesWhatDrawsNothing: a message the SDK writes with a raw
+// DEL, C1 or zero-width character in a string goes out escaped, whole,
+// and reads the same.
+func TestStdioEscapesWhatDrawsNothing(t *testing.T) {
+	var out strings.Builder
+	w := &lockedWriter{w: &out}
+	msg := `{"text":"del` + "\x7f c1\u0085 zw\u200b tag\U000e0041" + `"}` + "\n"
+	if n, err := w.Write([]byte(msg)); err != nil || n != len(msg) {
+		t.Fatalf("wrote %d of %d: %v", n, len(msg), err)
+	}
+	got := out.String()
+	if strings.ContainsAny(got, "\x7f\u0085\u200b\U000e0041") || !strings.Contains(got, `\u007f`) {
+		t.Fatalf("raw in %q", got)
+	}
+	var a, b map[string]string
+	if json.Unmarshal([]byte(msg), &a) != nil || json.Unmarshal([]byte(got), &b) != nil || a["text"] != b["text"] {
+		t.Fatalf("%q reads %q, want %q", got, b["text"], a["text"])
+	}
+}

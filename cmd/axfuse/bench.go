@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -66,9 +65,7 @@ func bench(ctx context.Context, cfg *config, stdout io.Writer) error {
 		return err
 	}
 	if cfg.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(results)
+		err = fuse.EncodeJSON(stdout, results, true)
 	} else {
 		err = writeBench(stdout, results)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -90,13 +89,10 @@ func compare(ctx context.Context, cfg *config, stdout io.Writer) error {
 		}
 	}
 	if cfg.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(struct {
+		return fuse.EncodeJSON(stdout, struct {
 			*fuse.Comparison
 			Truth *truth.Report `json:"truth"`
-		}{&fuse.Comparison{AX: p.AX, Fused: p.Fused, Table: p.Table, OnlyFused: p.OnlyFused, OnlyAX: p.OnlyAX}, p.Truth})
+		}{&fuse.Comparison{AX: p.AX, Fused: p.Fused, Table: p.Table, OnlyFused: p.OnlyFused, OnlyAX: p.OnlyAX}, p.Truth}, true)
 	}
 	_, err = io.WriteString(stdout, p.Text+p.Truth.Text())
 	return err
@@ -271,11 +267,9 @@ func compareBatch(ctx context.Context, cfg *config, stdout io.Writer) error {
 		done[p.Index] = p
 	}
 	sum := report.Summarize(done)
-	enc := json.NewEncoder(r.out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(struct {
+	if err := fuse.EncodeJSON(r.out, struct {
 		Summary report.Summary `json:"summary"`
-	}{sum}); err != nil {
+	}{sum}, false); err != nil {
 		return err
 	}
 	fmt.Fprintf(cfg.stderr, "axfuse compare: %d pages, %d failed, median %.0f ms a page; %d targets: AX-only found %d, fused %d; median recall %.1f%% and %.1f%%; %d and %d tokens\n",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -66,10 +65,7 @@ func writeMatches(stdout io.Writer, cfg *config, matches []fuse.Match) error {
 		if matches == nil {
 			matches = []fuse.Match{}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(matches)
+		return fuse.EncodeJSON(stdout, matches, true)
 	}
 	if len(matches) == 0 {
 		_, err := fmt.Fprintln(stdout, "# no match")

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/axfuse/axfuse/fuse"
 )
 
 // This file holds what batch and compare --batch share to run a list of
@@ -208,7 +210,7 @@ func eachPage(ctx context.Context, parallel int, todo []int, do func(worker, i i
 // or, ordered, in the order of the pages (a line waits for those before
 // it). write and flush give the lines written.
 type lineWriter[L any] struct {
-	enc     *json.Encoder
+	out     io.Writer
 	ordered bool
 	order   []int // the pages' indexes in the order lines go out
 	next    int   // ordered: the position in order written next
@@ -217,9 +219,7 @@ type lineWriter[L any] struct {
 }
 
 func newLineWriter[L any](out io.Writer, ordered bool, order []int, index func(L) int) *lineWriter[L] {
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	return &lineWriter[L]{enc: enc, ordered: ordered, order: order, waiting: map[int]L{}, index: index}
+	return &lineWriter[L]{out: out, ordered: ordered, order: order, waiting: map[int]L{}, index: index}
 }
 
 func (w *lineWriter[L]) write(line L) []L {
@@ -257,7 +257,7 @@ func (w *lineWriter[L]) flush() []L {
 }
 
 func (w *lineWriter[L]) encode(line L) {
-	_ = w.enc.Encode(line) // a broken output ends the run's writes alike; the summary says how many
+	_ = fuse.EncodeJSON(w.out, line, false) // a broken output ends the run's writes alike; the summary says how many
 }
 
 // browsers gives each worker the browser it runs pages in: one browser

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -159,11 +158,11 @@ func tabsCommand(ctx context.Context, cfg *config, stdout io.Writer) error {
 			}
 			out := []tabJSON{}
 			for i, p := range pages {
-				out = append(out, tabJSON{i, p.ID, p.Title, p.URL, p.InUse})
+				title, _, _ := fuse.Visible(p.Title)
+				url, _, _ := fuse.Visible(p.URL)
+				out = append(out, tabJSON{i, p.ID, title, url, p.InUse})
 			}
-			enc := json.NewEncoder(stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return fuse.EncodeJSON(stdout, out, true)
 		}
 		if len(pages) == 0 {
 			_, err := fmt.Fprintln(stdout, "# no page tab")
