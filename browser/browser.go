@@ -171,6 +171,17 @@ type FileChooser struct {
 // TabInfo names a tab: its target id, URL and title.
 type TabInfo struct{ ID, URL, Title string }
 
+// Blocked is a request the browser stopped at the network because the
+// origin policy refused it: its origin only (never its path or query),
+// and whether it was a document (a page, a frame, a popup).
+type Blocked struct {
+	Origin   string
+	Document bool
+	// Frame is the frame the request was for (a page's main frame has
+	// its tab's target id).
+	Frame string
+}
+
 // A ConsoleMessage is one console call or uncaught exception of the page.
 type ConsoleMessage struct {
 	Level  string // log, info, warning, error, debug, exception, ...

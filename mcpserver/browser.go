@@ -60,3 +60,14 @@ type Browser interface {
 // again after a launched browser died. Its context bounds the browser's
 // life.
 type Launcher func(ctx context.Context) (Browser, error)
+
+// RequestGate is a browser that stops requests at the network: with a
+// policy that names origins, the server gates every browser it gets, and
+// refuses to go on with one it cannot gate (the policy holds at the
+// network or not at all).
+type RequestGate interface {
+	// GateRequests has the browser stop every request allow refuses.
+	GateRequests(allow func(rawURL string) bool) error
+	// TakeBlocked returns the requests stopped since the last take.
+	TakeBlocked() []browser.Blocked
+}

@@ -65,6 +65,47 @@ func (p *Policy) CheckURL(raw string) error {
 	return fmt.Errorf("url %q: its origin is not among the server's allowed origins (%s)", cut(raw, 100), strings.Join(p.AllowedOrigins, ", "))
 }
 
+// NamesOrigins: the policy allows or blocks origins, so the browser must
+// gate its requests.
+func (p *Policy) NamesOrigins() bool { return len(p.AllowedOrigins) > 0 || len(p.BlockedOrigins) > 0 }
+
+// AllowsRequest says whether the browser may send a request for raw, as
+// the network gate asks it of every request of every tab, frame and popup:
+// http(s) and ws(s) requests go only to origins the policy allows; other
+// schemes make no request to an origin (data:, blob:) or are decided when
+// a page is loaded (file:).
+func (p *Policy) AllowsRequest(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch scheme {
+	case "ws":
+		scheme = "http"
+	case "wss":
+		scheme = "https"
+	case "http", "https":
+	default:
+		return scheme != "" && scheme != "ftp"
+	}
+	host := strings.ToLower(u.Hostname())
+	for _, o := range p.BlockedOrigins {
+		if originMatches(o, scheme, host, u.Port()) {
+			return false
+		}
+	}
+	if len(p.AllowedOrigins) == 0 {
+		return true
+	}
+	for _, o := range p.AllowedOrigins {
+		if originMatches(o, scheme, host, u.Port()) {
+			return true
+		}
+	}
+	return false
+}
+
 // originMatches: pattern is [scheme://]host[:port], the host maybe
 // "*.domain" (any subdomain of domain, not domain itself).
 func originMatches(pattern, scheme, host, port string) bool {

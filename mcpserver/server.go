@@ -321,7 +321,22 @@ func (s *Server) launch() (Browser, error) {
 	if s.opts.Launch == nil {
 		return nil, errors.New("the server has no browser to drive (Options.Launch is not set)")
 	}
-	return s.opts.Launch(ctx)
+	b, err := s.opts.Launch(ctx)
+	if err != nil || !s.opts.Policy.NamesOrigins() {
+		return b, err
+	}
+	// The origin policy holds at the network: the browser stops every
+	// request it refuses, in frames and popups too, before it is sent.
+	g, ok := b.(RequestGate)
+	if !ok {
+		b.Close()
+		return nil, errors.New("this browser cannot stop requests at the network, so the origin policy (--allowed-origins, --blocked-origins) cannot hold; nothing was loaded")
+	}
+	if err := g.GateRequests(s.opts.Policy.AllowsRequest); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("the origin policy cannot hold: the browser refused to stop requests at the network (%w); nothing was loaded", err)
+	}
+	return b, nil
 }
 
 // firstTab is how a session's first tab opens: in its own browser

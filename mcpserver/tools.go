@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -230,8 +231,22 @@ func (s *Server) onActiveTab(ss *mcp.ServerSession, h func(*tabState) (*mcp.Call
 		return nil, err
 	}
 	res, err := h(ts)
-	if err == nil {
-		err = s.keepToPolicy(ts)
+	var blocked []browser.Blocked
+	if g, ok := st.browser.(RequestGate); ok {
+		blocked = g.TakeBlocked()
+	}
+	// Also after a failed call: a navigation the browser stopped at the
+	// network fails, and leaves the tab on an error page at the refused
+	// address.
+	if kerr := s.keepToPolicy(ts, blocked); kerr != nil {
+		err = kerr
+	}
+	if note := blockedNote(blocked); note != "" {
+		if err != nil {
+			err = fmt.Errorf("%w\n%s", err, note)
+		} else if res != nil {
+			res.Content = append(res.Content, &mcp.TextContent{Text: note})
+		}
 	}
 	if err != nil && st.browser != nil && !st.browser.Alive() {
 		switch {
@@ -259,23 +274,84 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &r
 }
 
+// leftOut closes a tab the page opened on an origin the policy refuses
+// (the browser stopped its request, it shows an error page) and says so,
+// naming nothing of its address but its origin.
+func (s *Server) leftOut(b Browser, o browser.TabInfo) string {
+	note := "the page opened a tab on " + originOnly(o.URL) + ", which this server does not allow: its request was stopped, and the tab is left out"
+	if c, ok := b.(interface{ CloseTab(id string) error }); ok && c.CloseTab(o.ID) == nil {
+		note += " (closed)"
+	}
+	return note
+}
+
+// originOnly is a URL's scheme://host[:port], never its path or query.
+func originOnly(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "an address that does not parse"
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// blockedNote says which requests the browser stopped at the network
+// during a call (origins, never paths), "" for none.
+func blockedNote(bl []browser.Blocked) string {
+	if len(bl) == 0 {
+		return ""
+	}
+	counts := map[string][2]int{}
+	var order []string
+	for _, b := range bl {
+		c, seen := counts[b.Origin]
+		if !seen {
+			order = append(order, b.Origin)
+		}
+		c[0]++
+		if b.Document {
+			c[1]++
+		}
+		counts[b.Origin] = c
+	}
+	parts := make([]string, 0, len(order))
+	for _, o := range order {
+		c := counts[o]
+		part := fmt.Sprintf("%d to %s", c[0], o)
+		if c[1] > 0 {
+			part += fmt.Sprintf(" (%d of them pages or frames)", c[1])
+		}
+		parts = append(parts, part)
+	}
+	return "The browser stopped requests the server's origin policy does not allow: " + strings.Join(parts, ", ") + "; nothing of them loaded."
+}
+
 // keepToPolicy checks where the tab is after a tool ran: a page the
 // policy refuses (a link to file:, a redirect to a blocked origin) is
 // not shown; the tab goes to about:blank and the call fails saying so.
-func (s *Server) keepToPolicy(ts *tabState) error {
+func (s *Server) keepToPolicy(ts *tabState, blocked []browser.Blocked) error {
 	url, _, err := ts.tab.Location()
-	if err != nil || url == "" || url == "about:blank" || strings.HasPrefix(url, "chrome-error:") {
-		return nil
+	refused := err == nil && url != "" && url != "about:blank" && !strings.HasPrefix(url, "chrome-error:") && s.opts.Policy.CheckURL(url) != nil
+	for _, b := range blocked {
+		// The tab's own page was stopped at the network: its error page
+		// commits at the refused address, maybe after this call.
+		if b.Document && b.Frame == ts.tab.TargetID() && !refused {
+			refused, url = true, b.Origin
+		}
 	}
-	why := s.opts.Policy.CheckURL(url)
-	if why == nil {
+	if !refused {
 		return nil
 	}
 	ts.seen = nil
-	if nerr := ts.tab.Navigate("about:blank", 0); nerr != nil {
-		return fmt.Errorf("the tab went to %s, which this server does not allow (%v), and could not be cleared: %v", fuse.Quote(cut(url, 100)), why, nerr)
+	// Its origin, never its path or query: the address a blocked page
+	// was asked for may carry what the page wanted to leak.
+	where := originOnly(url)
+	if strings.HasPrefix(url, "file:") {
+		where = "a file: URL"
 	}
-	return fmt.Errorf("the tab went to %s, which this server does not allow (%v); nothing of it is shown, and the tab was sent to about:blank", fuse.Quote(cut(url, 100)), why)
+	if nerr := ts.tab.Navigate("about:blank", 0); nerr != nil {
+		return fmt.Errorf("the tab went to %s, which this server does not allow, and could not be cleared: %v", where, nerr)
+	}
+	return fmt.Errorf("the tab went to %s, which this server does not allow; nothing of it is shown, and the tab was sent to about:blank", where)
 }
 
 // refRule is the pattern of a ref argument.
@@ -517,6 +593,10 @@ func (s *Server) after(ts *tabState, err error) (*mcp.CallToolResult, error) {
 	done := ts.sess.LastDone()
 	notes := done.Notes
 	for _, o := range done.Opened {
+		if s.opts.Policy.NamesOrigins() && !s.opts.Policy.AllowsRequest(o.URL) {
+			notes = append(notes, s.leftOut(ts.owner.browser, o))
+			continue
+		}
 		tab, aerr := ts.owner.browser.AttachTab(o.ID)
 		if aerr != nil {
 			notes = append(notes, fmt.Sprintf("opened a tab %s %s that could not be attached: %v", fuse.Quote(fuse.DisplayName(o.Title)), fuse.Quote(fuse.DisplayName(o.URL)), aerr))

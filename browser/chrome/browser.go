@@ -118,6 +118,8 @@ type Browser struct {
 	page string
 	// path is a launched browser's executable.
 	path string
+	// gate stops requests a policy refuses, once GateRequests armed it.
+	gate atomic.Pointer[requestGate]
 }
 
 // Open launches or attaches to a browser. Close releases it: a launched

@@ -397,6 +397,9 @@ func (m *mcpGallery) do(t *testing.T, verb, ref, arg string) (string, error) {
 	args := map[string]any{"ref": ref}
 	switch verb {
 	case "click", "check", "uncheck":
+		// The MCP tools have no check: browser_click toggles, and the
+		// gallery's check, uncheck, click each change the state, so the
+		// outcome wanted is the same.
 		name = "browser_click"
 	case "hover":
 		name = "browser_hover"
