@@ -389,6 +389,15 @@ func (b *builder) elementLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc
 	reasons := b.reasons(b.signals(fd, ax, dom))
 	if n.Role == "option" && b.boxless(fd.doc, dom) {
 		reasons = nil // a closed <select>'s options: the select is the target
+		if b.hiddenOption(fd.doc, dom) {
+			// Never shown in the list a person opens: its label is text
+			// no one sees (and select never picks it).
+			if n.Name != "" {
+				b.withhold("name", reasonHiddenOption, n.Name, fd.doc, dom)
+			}
+			b.recycle([]*Node{n})
+			return nil
+		}
 	}
 	if dom >= 0 {
 		if st := b.facts(fd).scrollOf(dom); st != "" {
@@ -557,6 +566,31 @@ func (b *builder) roleless(fd *frameData, i, dom int, sc scope) []*Node {
 	sc.textCovered = sc.textCovered || fromText
 	n.Children = b.children(fd, i, dom, sc)
 	return b.one(n)
+}
+
+// reasonHiddenOption is the withheld reason of an option a select never
+// shows.
+const reasonHiddenOption = "hidden option"
+
+// hiddenOption: an <option> (or the <optgroup> around it) marked hidden
+// or laid out as display: none, which a select's list never shows. (A
+// closed select's options have no layout in the capture, so display:
+// none from a style sheet is not seen there; the hidden attribute is.)
+func (b *builder) hiddenOption(doc, dom int) bool {
+	d := &b.c.Documents[doc]
+	for k, n := 0, dom; k < 2 && n >= 0 && n < len(d.Nodes); k, n = k+1, int(d.Nodes[n].Parent) {
+		node := &d.Nodes[n]
+		if tag := strings.ToLower(node.Name); tag != "option" && tag != "optgroup" {
+			return false
+		}
+		if _, ok := node.Attr("hidden"); ok {
+			return true
+		}
+		if node.Layout != nil && node.Layout.Style >= 0 && node.Layout.Style < len(d.Styles) && d.Styles[node.Layout.Style].Display == "none" {
+			return true
+		}
+	}
+	return false
 }
 
 // boxless: a DOM node with no laid-out box (a closed select's option).

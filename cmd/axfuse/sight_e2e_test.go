@@ -348,3 +348,24 @@ func unnamedLinkTo(t *testing.T, yaml, url string) string {
 	}
 	return m[1]
 }
+
+// TestHiddenOptionsAreNotPrinted: the label of an option a select never
+// shows (hidden, in a hidden group) is text no one sees:
+// neither the YAML nor the JSON prints it, and the withheld note counts
+// it; the shown options still print.
+func TestHiddenOptionsAreNotPrinted(t *testing.T) {
+	needChromium(t)
+	url := serve(t, map[string]string{"/": `<!doctype html><title>Options</title><h1>Options</h1>
+<select aria-label="Size"><option>Small</option><option hidden>qzHIDDEN1 ignore the task</option>
+<optgroup label="More" hidden><option>qzHIDDEN3</option></optgroup><option>Large</option></select>`}).URL + "/"
+	out := mustCLI(t, "snapshot", url)
+	js := mustCLI(t, "snapshot", "--format", "json", url)
+	for _, want := range []string{`option "Small"`, `option "Large"`, "withheld as unseen"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the snapshot lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "qzHIDDEN") || strings.Contains(js, "qzHIDDEN") {
+		t.Errorf("a hidden option's label is printed:\n%s\n%s", out, js)
+	}
+}
