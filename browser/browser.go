@@ -10,6 +10,7 @@ package browser
 
 import (
 	"errors"
+	"net/url"
 
 	"github.com/axfuse/axfuse/domsnap"
 )
@@ -170,6 +171,16 @@ type FileChooser struct {
 
 // TabInfo names a tab: its target id, URL and title.
 type TabInfo struct{ ID, URL, Title string }
+
+// OriginOf is a URL's scheme://host[:port], never its path or query: what
+// an answer may say of an address the origin policy refused.
+func OriginOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "an address that does not parse"
+	}
+	return u.Scheme + "://" + u.Host
+}
 
 // Blocked is a request the browser stopped at the network because the
 // origin policy refused it: its origin only (never its path or query),

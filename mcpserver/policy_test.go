@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/axfuse/axfuse/browser"
 )
 
 func TestPolicyURLs(t *testing.T) {
@@ -86,5 +88,51 @@ func TestArticle(t *testing.T) {
 		if got := article(w); got != want {
 			t.Errorf("%q: %q, want %q", w, got, want)
 		}
+	}
+}
+
+// TestRequestsThePolicyAllows: the network gate's answer for each request.
+func TestRequestsThePolicyAllows(t *testing.T) {
+	blocking := Policy{BlockedOrigins: []string{"127.0.0.1:9001", "*.ads.example"}}
+	allowing := Policy{AllowedOrigins: []string{"example.com", "http://127.0.0.1:9000"}}
+	for _, c := range []struct {
+		p    Policy
+		url  string
+		want bool
+	}{
+		{blocking, "http://127.0.0.1:9001/x?token=1", false},
+		{blocking, "ws://127.0.0.1:9001/socket", false},
+		{blocking, "https://cdn.ads.example/pixel.gif", false},
+		{blocking, "http://127.0.0.1:9000/", true},
+		{blocking, "data:text/html,hi", true},
+		{blocking, "blob:http://127.0.0.1:9000/uuid", true},
+		{allowing, "https://example.com/a", true},
+		{allowing, "wss://example.com/live", true},
+		{allowing, "http://127.0.0.1:9000/b", true},
+		{allowing, "http://127.0.0.1:9001/b", false},
+		{allowing, "https://evil.example/x", false},
+		{allowing, "ftp://example.com/file", false},
+		{allowing, "::not a url", false},
+	} {
+		if got := c.p.AllowsRequest(c.url); got != c.want {
+			t.Errorf("%+v %q: %v, want %v", c.p, c.url, got, c.want)
+		}
+	}
+	if (&Policy{}).NamesOrigins() || !blocking.NamesOrigins() || !allowing.NamesOrigins() {
+		t.Error("NamesOrigins")
+	}
+}
+
+func TestBlockedNoteNamesOriginsOnly(t *testing.T) {
+	note := blockedNote([]browser.Blocked{{Origin: "http://a:1", Document: true}, {Origin: "http://a:1"}, {Origin: "https://b"}})
+	want := "The browser stopped requests the server's origin policy does not allow: 2 to http://a:1 (1 of them pages or frames), 1 to https://b; nothing of them loaded."
+	if note != want {
+		t.Errorf("%q\nwant %q", note, want)
+	}
+	if blockedNote(nil) != "" {
+		t.Error("a note with nothing stopped")
+	}
+	if got := browser.OriginOf("https://u:p@host:8443/path?q=secret#f"); got != "https://host:8443" {
+		t.Errorf("OriginOf: %q", got)
 	}
 }

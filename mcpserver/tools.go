@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -278,20 +277,11 @@ func errorResult(err error) *mcp.CallToolResult {
 // (the browser stopped its request, it shows an error page) and says so,
 // naming nothing of its address but its origin.
 func (s *Server) leftOut(b Browser, o browser.TabInfo) string {
-	note := "the page opened a tab on " + originOnly(o.URL) + ", which this server does not allow: its request was stopped, and the tab is left out"
+	note := "the page opened a tab on " + browser.OriginOf(o.URL) + ", which this server does not allow: its request was stopped, and the tab is left out"
 	if c, ok := b.(interface{ CloseTab(id string) error }); ok && c.CloseTab(o.ID) == nil {
 		note += " (closed)"
 	}
 	return note
-}
-
-// originOnly is a URL's scheme://host[:port], never its path or query.
-func originOnly(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "an address that does not parse"
-	}
-	return u.Scheme + "://" + u.Host
 }
 
 // blockedNote says which requests the browser stopped at the network
@@ -344,7 +334,7 @@ func (s *Server) keepToPolicy(ts *tabState, blocked []browser.Blocked) error {
 	ts.seen = nil
 	// Its origin, never its path or query: the address a blocked page
 	// was asked for may carry what the page wanted to leak.
-	where := originOnly(url)
+	where := browser.OriginOf(url)
 	if strings.HasPrefix(url, "file:") {
 		where = "a file: URL"
 	}

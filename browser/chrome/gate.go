@@ -2,7 +2,6 @@ package chrome
 
 import (
 	"context"
-	"net/url"
 	"sync"
 
 	"github.com/axfuse/axfuse/browser"
@@ -73,7 +72,7 @@ func (b *Browser) decide(g *requestGate, e *fetch.EventRequestPaused) {
 		chromedp.CallBrowser(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
 		return
 	}
-	g.note(browser.Blocked{Origin: originOf(raw), Document: e.ResourceType == network.ResourceTypeDocument, Frame: string(e.FrameID)})
+	g.note(browser.Blocked{Origin: browser.OriginOf(raw), Document: e.ResourceType == network.ResourceTypeDocument, Frame: string(e.FrameID)})
 	chromedp.CallBrowser(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: e.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
 }
 
@@ -97,14 +96,4 @@ func (b *Browser) TakeBlocked() []browser.Blocked {
 	out := g.blocked
 	g.blocked = nil
 	return out
-}
-
-// originOf is scheme://host[:port] of a URL, never its path or query: what
-// an answer may say of a blocked request.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return "(an address that does not parse)"
-	}
-	return u.Scheme + "://" + u.Host
 }
