@@ -41,6 +41,9 @@ func TestRecordedSessionsHoldLive(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the ref sessions' files
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
+			// Each scenario has a browser and a server of its own: two at
+			// a time.
+			t.Parallel()
 			rec := recordScenario(t, sc)
 			path := filepath.Join(sessionsDir, sc.Name+".session.json.gz")
 			if os.Getenv("AXFUSE_RECORD") == "1" {

@@ -208,21 +208,24 @@ func smugglePages(t *testing.T) string {
 	return serve(t, pages).URL
 }
 
-// TestSmugglingThroughTheCLI: each attack page's YAML and JSON.
+// TestSmugglingThroughTheCLI: each attack page's YAML and JSON, in one
+// attached browser (a launched one per snapshot costs a second each).
 func TestSmugglingThroughTheCLI(t *testing.T) {
-	needChromium(t)
+	endpoint := debugBrowser(t, needChromium(t), "about:blank")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	base := smugglePages(t)
 	for _, c := range smuggles {
 		t.Run(c.name, func(t *testing.T) {
 			url := base + "/" + c.name
-			mode := []string{"--mode", "fused"}
+			mode := []string{"--cdp", endpoint, "--mode", "fused"}
 			if c.ax {
-				mode = []string{"--mode", "ax"}
+				mode = []string{"--cdp", endpoint, "--mode", "ax"}
 			}
-			yaml := mustCLI(t, append(append([]string{"snapshot"}, mode...), url)...)
+			mustCLI(t, "open", "--cdp", endpoint, url)
+			yaml := mustCLI(t, append([]string{"snapshot"}, mode...)...)
 			checkView(t, "YAML", yaml, c)
 
-			out := mustCLI(t, append(append([]string{"snapshot", "--format", "json", "--audit"}, mode...), url)...)
+			out := mustCLI(t, append([]string{"snapshot", "--format", "json", "--audit"}, mode...)...)
 			mustShowNothingUnseen(t, "JSON", out, true)
 			obs := decode(t, out)
 			checkView(t, "JSON snapshot", obs.Snapshot, c)
@@ -238,7 +241,7 @@ func TestSmugglingThroughTheCLI(t *testing.T) {
 				t.Errorf("stats count %d invisible characters; clean page: %v", obs.Stats.InvisibleChars, c.clean)
 			}
 
-			found := mustCLI(t, "find", "--text", firstWord(c.visible[0]), "--format", "json", url)
+			found := mustCLI(t, "find", "--cdp", endpoint, "--text", firstWord(c.visible[0]), "--format", "json")
 			mustShowNothingUnseen(t, "find JSON", found, true)
 		})
 	}
