@@ -1,6 +1,8 @@
 package act
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/axfuse/axfuse/browser"
@@ -70,5 +72,15 @@ func TestOutcomeErrorSaysWhatHappened(t *testing.T) {
 	want := `typed "hello" into ref e1 textbox "Query", but it now holds "hellohello"; it was not submitted`
 	if e.Error() != want {
 		t.Errorf("%q, want %q", e.Error(), want)
+	}
+}
+
+func TestUnreachableIsTheHitTestsMiss(t *testing.T) {
+	miss := &hitMiss{ref: "e2", what: "div", x: 1, y: 2, noPointer: true}
+	if !Unreachable(miss) || !Unreachable(fmt.Errorf("click: %w", miss)) {
+		t.Error("a hit test's miss is not unreachable")
+	}
+	if Unreachable(nil) || Unreachable(errors.New("would reach div")) {
+		t.Error("another error read as unreachable")
 	}
 }

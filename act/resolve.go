@@ -168,6 +168,14 @@ func (s *Session) place(ref string, key domsnap.Key, seen index.Fingerprint, tre
 	return Target{Ref: ref, Key: key, X: x, Y: y, Located: loc}, tree, nil
 }
 
+// Unreachable says err is a refusal because the browser's hit test at the
+// target's point reached another element (a covering layer, or an element
+// that takes no pointer events).
+func Unreachable(err error) bool {
+	var m *hitMiss
+	return errors.As(err, &m)
+}
+
 // hitMiss: the browser's hit test at a target's point reaches another
 // element.
 type hitMiss struct {
