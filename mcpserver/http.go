@@ -28,7 +28,8 @@ type HTTPOptions struct {
 
 // ServeHTTP serves MCP over Streamable HTTP until ctx ends. Every client
 // session gets a browser context of its own on the one browser: cookies,
-// storage, tabs and refs no other session sees.
+// storage, tabs and refs no other session sees. Every answer passes the
+// last JSON gate, as on stdio (gateJSON).
 func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 8
@@ -42,20 +43,6 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 	srv := s.MCP()
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{SessionTimeout: o.IdleTimeout})
-	var cap sessionCap
-	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
-			mcpHandler.ServeHTTP(w, r)
-			return
-		}
-		if cap.open(srv) >= o.MaxSessions {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"the server holds %d sessions, its cap; close one or start the server with a higher --max-sessions"}}`, o.MaxSessions)
-			return
-		}
-		mcpHandler.ServeHTTP(&issuing{ResponseWriter: w, cap: &cap}, r)
-	})
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", o.Addr, err)
@@ -63,6 +50,7 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 	if o.Ready != nil {
 		o.Ready(ln.Addr().String())
 	}
+	handler := gateJSON(capSessions(srv, mcpHandler, o.MaxSessions))
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -74,6 +62,25 @@ func (s *Server) ServeHTTP(ctx context.Context, o HTTPOptions) error {
 		return err
 	}
 	return nil
+}
+
+// capSessions answers an initialize beyond limit open sessions with 503 and
+// a JSON-RPC error; it passes every other request to h.
+func capSessions(srv *mcp.Server, h http.Handler, limit int) http.Handler {
+	var cap sessionCap
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if cap.open(srv) >= limit {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"the server holds %d sessions, its cap; close one or start the server with a higher --max-sessions"}}`, limit)
+			return
+		}
+		h.ServeHTTP(&issuing{ResponseWriter: w, cap: &cap}, r)
+	})
 }
 
 // sessionCap counts the client sessions the server issued that are still
