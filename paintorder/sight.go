@@ -75,6 +75,7 @@ const (
 	paintPattern              // a background image, canvas or svg: unknown, maybe clear
 	paintUnknown              // a background colour sight cannot read: unsure
 	paintDecor                // borders, shadows, outlines, a backdrop filter (decor.go)
+	paintFrame                // an iframe: another document's paint, opaque or clear
 )
 
 type paintEntry struct {
@@ -307,6 +308,8 @@ func boxPaint(name string, sc *styleColours, a float64) (kind uint8, c RGBA, ok 
 	switch {
 	case pictures[name]:
 		return paintPicture, RGBA{A: a}, true
+	case (name == "IFRAME" || name == "FRAME") && !(sc.bgOK && sc.bg.A >= 0.999):
+		return paintFrame, RGBA{A: a}, true
 	case name == "CANVAS" || name == "svg" || sc.pattern:
 		return paintPattern, RGBA{A: a}, true
 	case sc.bgOK:
@@ -490,6 +493,9 @@ func (ix *Index) modelSight(doc, i int) Sight {
 	drawn := stroked || ix.drawnOtherwise(doc, el, sc)
 	if drawn && !svg && fill.A < MinAlpha && alpha >= MinAlpha {
 		return ix.drawnOnlySight(doc, el, frags[0], sc, alpha)
+	}
+	if drawn && !stroked && !sc.stroke && !ix.clipDrawn(doc, el) {
+		return ix.shadowedSight(doc, i, el, frags, fill, alpha)
 	}
 	s := ix.fillSight(doc, i, el, frags, fill, alpha, drawn)
 	if svg || drawn {
@@ -678,6 +684,20 @@ func (ix *Index) linkOf(doc, el int) int {
 // ImageSight decides whether a person sees image (doc, i): its opacity
 // and what is painted over it (its own pixels are not known).
 func (ix *Index) ImageSight(doc, i int) Sight {
+	s := ix.modelImageSight(doc, i)
+	if !s.Seen {
+		return s
+	}
+	// Its own pixels may be clear (an empty svg, a clear GIF): the
+	// browser's say, where the capture asked them (Capture.TextPixels).
+	if seen, ok := ix.pixelVerdict(doc, i); ok && !seen {
+		return Sight{Reason: SeenByPixels}
+	}
+	return s
+}
+
+// modelImageSight is ImageSight by the model alone.
+func (ix *Index) modelImageSight(doc, i int) Sight {
 	if doc < 0 || doc >= len(ix.c.Documents) || i < 0 || i >= len(ix.c.Documents[doc].Nodes) {
 		return Sight{Seen: true}
 	}
@@ -755,6 +775,10 @@ type ground struct {
 	// stops: the colours of a gradient behind, as painted so far (nil:
 	// none, or covered since by an opaque colour).
 	stops []RGBA
+	// pictured: an image, a background image, a canvas or an svg lies
+	// behind, not covered since by an opaque colour: its pixels may be
+	// the text's own colour (the pixels say).
+	pictured bool
 }
 
 // groundAt paints up, bottom first, what lies under node (doc, i) at
@@ -772,12 +796,16 @@ func (ix *Index) groundAt(doc, i int, x, y float64, under []layer) ground {
 		case e.kind == paintUnknown:
 			g.unsure = true
 		case e.kind == paintColour && e.c.A >= 0.999:
-			g.bg, g.known, g.stops = e.c, true, nil
+			g.bg, g.known, g.stops, g.pictured = e.c, true, nil, false
 		case e.kind == paintColour:
 			g.tint(e.c)
+		case e.kind == paintFrame:
+			// An iframe's box behind a text of its own document or
+			// another: its document paints its own canvas.
 		case e.kind != paintColour && e.c.A >= MinAlpha:
 			g.stops = ix.gradientOver(l.doc, int(e.node), e.c.A, g.bg, g.known)
 			g.known = false // pixels of unknown colour behind
+			g.pictured = g.stops == nil
 		}
 	}
 	return g
@@ -801,7 +829,7 @@ func (g ground) reason(with, fill RGBA, alpha float64, drawn bool) string {
 	switch {
 	case alpha < MinAlpha:
 		return SeenTransparent
-	case g.unsure && !drawn:
+	case (g.unsure || g.pictured) && !drawn:
 		return SeenUnsure
 	case !drawn && g.known && Contrast(with, g.bg) < MinContrast:
 		return SeenSameColour
@@ -815,7 +843,7 @@ func (g ground) reason(with, fill RGBA, alpha float64, drawn bool) string {
 // background colour); the other kinds paint pixels it does not know.
 func blended(kind uint8) bool {
 	switch kind {
-	case paintPattern, paintPicture, paintDecor, paintUnknown:
+	case paintPattern, paintPicture, paintDecor, paintUnknown, paintFrame:
 		return false
 	}
 	return true
@@ -898,12 +926,27 @@ func (ix *Index) chainSight(doc, el int, fill RGBA, alpha float64, drawn bool) S
 	return Sight{Seen: true}
 }
 
+// shadowedSight judges text whose glyphs a text shadow draws besides its
+// fill: seen when its fill stands out alone; else unsure, for the shadow
+// may be the background's colour, or lie far away (the pixels say).
+func (ix *Index) shadowedSight(doc, i, el int, frags []layout.Box, fill RGBA, alpha float64) Sight {
+	if s := ix.fillSight(doc, i, el, frags, fill, alpha, false); s.Seen || s.Reason == SeenTransparent {
+		return s
+	}
+	return Sight{Reason: SeenUnsure}
+}
+
 // drawnOtherwise: glyphs drawn without the fill colour: a text shadow or
 // stroke of some colour, or a background clipped to the text.
 func (ix *Index) drawnOtherwise(doc, el int, sc *styleColours) bool {
 	if sc.shadow || sc.stroke {
 		return true // (a stroke's colour is not recorded: assume it shows)
 	}
+	return ix.clipDrawn(doc, el)
+}
+
+// clipDrawn: a background clipped to the text paints element el's glyphs.
+func (ix *Index) clipDrawn(doc, el int) bool {
 	if !ix.clipsText(doc) {
 		return false
 	}
@@ -959,7 +1002,7 @@ func visibleColourIn(shadow string) bool {
 // PaintCheck measures whether what is painted over node (doc, i) hides it
 // from sight, for content that takes no clicks (text, headings, images):
 // the same Verdict as Check, but the covers are the boxes painted over it
-// that let less than CoverAlpha through, whether or not they take pointer
+// at CoverAlpha or more, whether or not they take pointer
 // events. A clear overlay that takes clicks does not hide what is under it;
 // an opaque one that takes none does.
 func (ix *Index) PaintCheck(doc, i int) Verdict {
@@ -996,7 +1039,8 @@ func (ix *Index) PaintCheck(doc, i int) Verdict {
 }
 
 // eachPaintCover calls f with the boxes painted over node (doc, i) that
-// cover it (less than CoverAlpha shows through), within area, up the
+// cover it (painted at CoverAlpha or more: a see-through veil leaves the
+// text under it to sight, which blends the veil in), within area, up the
 // chain of iframes, topmost document first, until f returns false.
 func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(domsnap.Pos, layout.Box) bool) {
 	type level struct{ doc, i int }
@@ -1022,7 +1066,7 @@ func (ix *Index) eachPaintCover(doc, i int, area layout.Box, f func(domsnap.Pos,
 				goOn = false
 				return false
 			}
-			if e.kind == paintPattern || e.c.A <= 1-CoverAlpha || ix.g.Contains(d, k, int(e.node)) || ix.paintsUnder(d, k, order, sunk, e) {
+			if e.kind == paintPattern || e.kind == paintPicture || e.kind == paintFrame || e.c.A < CoverAlpha || ix.g.Contains(d, k, int(e.node)) || ix.paintsUnder(d, k, order, sunk, e) {
 				return true
 			}
 			goOn = f(domsnap.Pos{Doc: d, Node: int(e.node)}, layout.Box{X: lo[0], Y: lo[1], W: hi[0] - lo[0], H: hi[1] - lo[1]})
@@ -1159,7 +1203,25 @@ func UnmodelledEffect(st *domsnap.Style) bool {
 	if strings.HasPrefix(st.Transform, "matrix3d(") {
 		return true
 	}
-	return unmodelledClip(st)
+	return unmodelledClip(st) || thickDecoration(st)
+}
+
+// thickDecoration: a style draws a decoration line (underline, overline,
+// line-through) thick enough to cover the glyphs it decorates, in a
+// colour and place sight does not follow (the line may be drawn in the
+// background's colour right over the text). Lines of the font's own
+// thickness, or under 3 px, leave glyphs readable.
+func thickDecoration(st *domsnap.Style) bool {
+	if !set(st.TextDecorationLine) {
+		return false
+	}
+	switch th := st.TextDecorationThickness; th {
+	case "", "auto", "from-font":
+		return false
+	default:
+		px, err := strconv.ParseFloat(strings.TrimSuffix(th, "px"), 64)
+		return err != nil || !strings.HasSuffix(th, "px") || px >= 3
+	}
 }
 
 // noArea: line boxes there are, and none has an area.
@@ -1238,7 +1300,7 @@ func MayBeUnsure(c *domsnap.Capture) bool {
 			if unknownColour(st.Color) || unknownColour(st.TextFillColor) || unknownColour(st.BackgroundColor) || UnmodelledEffect(st) || darkScheme(st.ColorScheme) {
 				return true
 			}
-			if _, decor := decorOf(st); decor || strings.Contains(st.BackgroundImage, "gradient") || drawnClear(st) {
+			if _, decor := decorOf(st); decor || set(st.BackgroundImage) || drawnClear(st) || visibleColourIn(st.TextShadow) {
 				return true
 			}
 		}
@@ -1260,6 +1322,7 @@ func drawnClear(st *domsnap.Style) bool {
 // video or background image (out of the flow or shifted), which may lie
 // over text.
 func coverOfUnknownPixels(doc *domsnap.Document) bool {
+	positioned := false
 	for i := range doc.Nodes {
 		n := &doc.Nodes[i]
 		if n.Layout == nil || n.Layout.Style < 0 || n.Layout.Style >= len(doc.Styles) {
@@ -1269,7 +1332,19 @@ func coverOfUnknownPixels(doc *domsnap.Document) bool {
 		if st.Position == "" || st.Position == "static" {
 			continue
 		}
-		if pictures[n.Name] || n.Name == "CANVAS" || n.Name == "svg" || set(st.BackgroundImage) {
+		if pictures[n.Name] || n.Name == "CANVAS" || n.Name == "svg" || n.Name == "IFRAME" || n.Name == "FRAME" || set(st.BackgroundImage) {
+			return true
+		}
+		positioned = true
+	}
+	return positioned && hasPictures(doc)
+}
+
+// hasPictures: the document holds an image, video, canvas or svg, which
+// a positioned text may lie over.
+func hasPictures(doc *domsnap.Document) bool {
+	for i := range doc.Nodes {
+		if n := &doc.Nodes[i]; n.Layout != nil && (pictures[n.Name] || n.Name == "CANVAS" || n.Name == "svg") {
 			return true
 		}
 	}
@@ -1307,4 +1382,65 @@ func (ix *Index) UnsureTexts(limit int) []UnsureText {
 		}
 	}
 	return out
+}
+
+// UnsureImages lists up to limit named images (an alt, aria-label or
+// title) in view that the model takes as seen: whether their own pixels
+// paint anything (an empty svg, a clear GIF, an image not loaded) only
+// the browser's pixels say. Their boxes are their shown boxes in view.
+func (ix *Index) UnsureImages(limit int) []UnsureText {
+	var out []UnsureText
+	for d := range ix.c.Documents {
+		nodes := ix.c.Documents[d].Nodes
+		for i := range nodes {
+			if n := &nodes[i]; n.Name != "IMG" || n.Layout == nil || !named(n) {
+				continue
+			}
+			shown := ix.g.ShownBox(d, i)
+			if shown.W <= 0 || shown.H <= 0 || !ix.g.InViewport(shown, 0) || !ix.modelImageSight(d, i).Seen {
+				continue
+			}
+			if len(out) == limit {
+				return out
+			}
+			out = append(out, UnsureText{Doc: d, Node: i, Boxes: []layout.Box{layout.Intersect(shown, ix.g.ViewportBox(0))}})
+		}
+	}
+	return out
+}
+
+// named: an element with a name of its own from its attributes.
+func named(n *domsnap.Node) bool {
+	for _, a := range [...]string{"alt", "aria-label", "title"} {
+		if v, ok := n.Attr(a); ok && strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// OwnTextSight decides whether a person sees the text element (doc, i)
+// draws itself, with no text node of its own in the capture (an input
+// button's value, drawn by the browser): its colour judged across its
+// box, like one line of text. Only what the model knows for sure hides
+// it (a clear colour, the colour behind, an opacity near 0); anything
+// else is taken as seen.
+func (ix *Index) OwnTextSight(doc, i int) Sight {
+	if !ix.hasNode(doc, i) {
+		return Sight{Seen: true}
+	}
+	sc, ok := ix.colours(doc, i)
+	if !ok || !sc.fillOK || sc.fillUnknown || ix.drawnOtherwise(doc, i, sc) {
+		return Sight{Seen: true}
+	}
+	b, ok := ix.g.Box(doc, i)
+	if !ok || b.W <= 0 || b.H <= 0 {
+		return Sight{Seen: true}
+	}
+	s := ix.fillSight(doc, i, i, []layout.Box{b}, sc.fill, ix.g.Alpha(doc, i), false)
+	switch s.Reason {
+	case SeenTransparent, SeenSameColour:
+		return s
+	}
+	return Sight{Seen: true}
 }

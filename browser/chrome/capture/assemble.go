@@ -162,6 +162,9 @@ func rect(r domsnapshot.Rectangle) domsnap.Rect {
 	return domsnap.Rect{X: r[0], Y: r[1], W: r[2], H: r[3]}
 }
 
+// maxGeneratedText bounds the generated text kept of one pseudo element.
+const maxGeneratedText = 10000
+
 // convertLayout attaches each DOM node's first layout object, interning the
 // computed-style tuples.
 func convertLayout(doc *domsnap.Document, l *domsnapshot.LayoutTreeSnapshot, strs []string) {
@@ -176,7 +179,17 @@ func convertLayout(doc *domsnap.Document, l *domsnapshot.LayoutTreeSnapshot, str
 		}
 	}
 	for k, ni := range l.NodeIndex {
-		if ni < 0 || int(ni) >= len(doc.Nodes) || doc.Nodes[ni].Layout != nil {
+		if ni < 0 || int(ni) >= len(doc.Nodes) {
+			continue
+		}
+		if prev := doc.Nodes[ni].Layout; prev != nil {
+			// A pseudo element's generated text comes in layout objects
+			// after its box, one a piece of its content: what it paints
+			// (the AX tree names it by CSS content's alt text instead,
+			// when it has one).
+			if doc.Nodes[ni].PseudoType != "" && k < len(l.Text) && len(prev.Text) < maxGeneratedText {
+				prev.Text += str(strs, l.Text[k])
+			}
 			continue
 		}
 		lay := &domsnap.Layout{Style: -1, StackingContext: stacking[int64(k)]}

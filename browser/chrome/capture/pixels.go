@@ -744,7 +744,8 @@ const registerJS = `function (token, ...nodes) {
 // gets no frames (a background tab) waits 250 ms instead.
 const paintedJS = `new Promise(done => { setTimeout(done, 250); requestAnimationFrame(() => requestAnimationFrame(() => done())); })`
 
-// hideJS makes the chosen elements' text transparent. (An empty list
+// hideJS makes the chosen elements' text transparent, and images clear
+// whole. (An empty list
 // arrives as undefined: CDP's encoding omits empty values.) Everything is read
 // before anything is written, so the page's style is recalculated once.
 // A pin element inside a hidden one keeps the colours it inherits. A text
@@ -782,6 +783,11 @@ const hideJS = `function (token, hide = [], pin = []) {
   const KEEP = ['text-decoration-color', 'border-top-color', 'border-right-color', 'border-bottom-color',
     'border-left-color', 'outline-color', 'column-rule-color'];
   for (const el of hidden) {
+    // An image is asked about its own pixels: it goes clear whole.
+    if (el instanceof HTMLImageElement) {
+      writes.push([el, [['opacity', '0'], ['transition', 'none']]]);
+      continue;
+    }
     // In a link of a page with :visited or :link rules the computed
     // colours may be the unvisited ones (the browser hides which links
     // are visited), so none is pinned: its glyphs go by their fill alone,

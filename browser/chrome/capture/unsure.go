@@ -15,7 +15,8 @@ import (
 // Unsure sight is settled by the browser's pixels. The fast model
 // (paintorder's sight) says unsure, rather than seen or hidden, where a
 // text or its painted surroundings use paint it does not model exactly
-// (a colour it cannot parse, a filter, a clip-path). Right after a
+// (a colour it cannot parse, a filter, a clip-path), and a named image's
+// own pixels may paint nothing (an empty svg, a clear GIF). Right after a
 // capture, every such text in view is judged by TextPixels in one batch:
 // a screenshot, every unsure text's parent made transparent at once,
 // another screenshot, compared per text box. The verdicts travel in the
@@ -26,6 +27,9 @@ import (
 const (
 	// maxUnsureTexts bounds one batch; texts past it stay unsure.
 	maxUnsureTexts = 2000
+	// maxUnsureImages bounds the named images in view one batch asks
+	// about; those past it are judged by the model alone (seen).
+	maxUnsureImages = 200
 	// unsureBudget bounds the pixel batch of one capture: a page that
 	// stalls its screenshots leaves its unsure texts withheld.
 	unsureBudget = 10 * time.Second
@@ -48,7 +52,11 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 		return
 	}
 	start := time.Now()
-	texts := paintorder.Build(c, g).UnsureTexts(maxUnsureTexts)
+	ix := paintorder.Build(c, g)
+	texts := ix.UnsureTexts(maxUnsureTexts)
+	images := len(texts)
+	texts = append(texts, ix.UnsureImages(maxUnsureImages)...)
+	images = len(texts) - images
 	if len(texts) == 0 {
 		c.Timings = append(c.Timings, domsnap.TimingSince("sight: no unsure text in view", start))
 		return
@@ -57,8 +65,10 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	for k, u := range texts {
 		doc := &c.Documents[u.Doc]
 		p := TextProbe{FrameID: doc.FrameID, Backend: doc.Nodes[u.Node].Backend}
-		if parent := doc.Nodes[u.Node].Parent; parent >= 0 {
+		if parent := doc.Nodes[u.Node].Parent; parent >= 0 && doc.Nodes[u.Node].Type == domsnap.TextNode {
 			p.Parent = doc.Nodes[parent].Backend
+		} else if doc.Nodes[u.Node].Type == domsnap.ElementNode {
+			p.Parent = p.Backend // an image: made clear itself
 		}
 		for _, b := range u.Boxes {
 			p.Boxes = append(p.Boxes, domsnap.Rect{X: b.X, Y: b.Y, W: b.W, H: b.H})
@@ -78,7 +88,7 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 			settled++
 		}
 	}
-	step := fmt.Sprintf("sight: %d unsure texts, %d settled by pixels", len(texts), settled)
+	step := fmt.Sprintf("sight: %d unsure texts and %d named images, %d settled by pixels", len(texts)-images, images, settled)
 	if err != nil {
 		step += " (the pixels failed: " + cdpcall.OneLine(err.Error()) + ")"
 	}
