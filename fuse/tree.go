@@ -141,6 +141,9 @@ type builder struct {
 	withheld  []WithheldItem
 	// cuts are the shown parts of texts a box cuts off (cut.go).
 	cuts map[domsnap.Pos]string
+	// altListed: pseudo elements whose CSS content alt text was
+	// withheld (generated.go).
+	altListed map[domsnap.Pos]bool
 }
 
 func newBuilder(c *domsnap.Capture, g *layout.Geometry, opts Options, v *view) *builder {
@@ -231,7 +234,7 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 	} else {
 		b.emitChildren(fd, fd.f.AXNodes[i].Children, dom, sc, &acc)
 	}
-	out := b.withGenerated(fd, i, dom, sc, acc.out)
+	out := b.withInert(fd, dom, sc, b.withGenerated(fd, i, dom, sc, acc.out))
 	if dom >= 0 && b.facts(fd).kinds[dom]&ownsDocument != 0 {
 		if cd := b.c.Documents[fd.doc].Nodes[dom].ContentDocument; cd > 0 {
 			if child := b.frameOfDoc(cd); child != nil {
@@ -272,7 +275,12 @@ func (b *builder) lines(fd *frameData, i int, sc scope) []*Node {
 		return b.ignoredLines(fd, i, dom, sc)
 	}
 	switch ax.Role {
-	case "InlineTextBox", "ListMarker", "LineBreak":
+	case "ListMarker":
+		if customMarker(ax.Name) {
+			return b.textLine(fd, ax, dom, sc)
+		}
+		return nil
+	case "InlineTextBox", "LineBreak":
 		return nil
 	case "StaticText":
 		return b.textLine(fd, ax, dom, sc)
@@ -333,6 +341,10 @@ func (b *builder) textLine(fd *frameData, ax *domsnap.AXNode, dom int, sc scope)
 		return nil
 	}
 	text := ax.Name
+	if painted, ok := b.paintedText(fd.doc, dom, text); ok {
+		b.withholdAlt(text, fd.doc, dom)
+		text = painted
+	}
 	if shown, ok := b.cutOf(fd.doc, dom); ok && at == dom {
 		if text = b.shownText(fd.doc, dom, text, shown); text == "" {
 			return nil
@@ -423,6 +435,13 @@ func (b *builder) elementLines(fd *frameData, ax *domsnap.AXNode, i, dom int, sc
 			return b.children(fd, i, dom, sc)
 		}
 	}
+	if why, hidden := b.drawnValueHidden(fd.doc, dom); hidden {
+		// Its value is its name and its one text: no one reads it.
+		if n.Name != "" {
+			b.withhold("name", why, n.Name, fd.doc, dom)
+		}
+		n.Name, sc.textCovered = "", true
+	}
 	sc = b.markTarget(n, fd, i, dom, reasons, sc)
 	sc.parentNameBy = ax.NameFrom
 	if rich := richText(ax); !leafRole(ax.Role) || rich {
@@ -445,6 +464,8 @@ func (b *builder) elementNode(fd *frameData, ax *domsnap.AXNode, dom int) *Node 
 	n.Role, n.Name, n.States, n.Value, n.nameFrom = roles.Printed(ax.Role), ax.Name, states(ax), value(ax), ax.NameFrom
 	if ax.NameFrom == "contents" {
 		n.Name = b.seenName(fd, dom, n.Name)
+	} else {
+		n.Name = b.seenLabelName(fd, ax, dom, n.Name)
 	}
 	if dom >= 0 {
 		b.fromMarkup(n, fd, ax, dom)

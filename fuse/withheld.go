@@ -168,12 +168,13 @@ func (b *builder) pseudoOwner(fd *frameData, ax *domsnap.AXNode) string {
 // it: pseudo elements with no backend id, text in Layout.Text): first and
 // last among the lines, judged like any text.
 func (b *builder) withGenerated(fd *frameData, i, dom int, sc scope, out []*Node) []*Node {
-	if dom < 0 || fd.doc < 0 || sc.textCovered || b.c.Mode != domsnap.CaptureViewport {
+	viewport := b.c.Mode == domsnap.CaptureViewport
+	if dom < 0 || fd.doc < 0 || sc.textCovered || !viewport && b.axOnly {
 		return out
 	}
 	for _, k := range b.domKids(fd, dom) {
 		n := &b.c.Documents[fd.doc].Nodes[k]
-		if n.PseudoType == "" || n.Backend != 0 || n.Layout == nil {
+		if n.PseudoType == "" || n.Layout == nil || viewport && n.Backend != 0 || !viewport && !b.unnamedGenerated(fd.doc, k) {
 			continue
 		}
 		if strings.TrimSpace(n.Layout.Text) == "" {
@@ -231,6 +232,9 @@ func (b *builder) seenName(fd *frameData, dom int, name string) string {
 // its text or alt when unseen, else the tail of its text a box cuts off.
 // dropped: name lost something (withheld, counted and listed).
 func (b *builder) dropUnseen(doc, k int, name string) (_ string, dropped bool) {
+	if named, ok := b.paintedInName(doc, k, name); ok {
+		return named, true
+	}
 	hidden, kind, reason := b.unseenPart(doc, k)
 	if n := &b.c.Documents[doc].Nodes[k]; reason == "" && n.Type == domsnap.TextNode && n.Layout != nil {
 		return b.dropCutTail(doc, k, name)
