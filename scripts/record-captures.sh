@@ -17,6 +17,10 @@ for name in big shop scrolled drag delegated sight ariahidden standin paint; do
   ./bin/axfuse capture --capture viewport "testdata/pages/$name.html" -o "testdata/captures/$name-viewport.capture.json"
   echo "recorded $name-viewport"
 done
+# The names and paint cases (issue 50), pixels and all: what the fuse
+# stage makes of names of unseen things, generated content and inert text.
+./bin/axfuse capture testdata/pages/names/index.html -o testdata/captures/names.capture.json
+echo "recorded names"
 # testdata/pages/frames needs two sites (127.0.0.1 and localhost) from one
 # server: its end-to-end test serves it and records the capture.
 AXFUSE_RECORD=1 go test -count=1 -run 'TestFramesAndShadowRootsInOneTree$' ./cmd/axfuse
