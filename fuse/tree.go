@@ -234,7 +234,7 @@ func (b *builder) children(fd *frameData, i, dom int, sc scope) []*Node {
 	} else {
 		b.emitChildren(fd, fd.f.AXNodes[i].Children, dom, sc, &acc)
 	}
-	out := b.withInert(fd, dom, sc, b.withGenerated(fd, i, dom, sc, acc.out))
+	out := b.withInert(fd, i, dom, sc, b.withGenerated(fd, i, dom, sc, acc.out))
 	if dom >= 0 && b.facts(fd).kinds[dom]&ownsDocument != 0 {
 		if cd := b.c.Documents[fd.doc].Nodes[dom].ContentDocument; cd > 0 {
 			if child := b.frameOfDoc(cd); child != nil {

@@ -52,6 +52,9 @@ type Node struct {
 	status status
 	// modal marks an aria-modal or showModal() dialog.
 	modal bool
+	// inert marks a text line of inert content (inert.go): the page
+	// behind a modal dialog keeps it.
+	inert bool
 	// summary marks the <summary> that toggles its <details>: the YAML
 	// prints it on its group's line (yaml.go, withSummary).
 	summary bool

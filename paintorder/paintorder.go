@@ -86,6 +86,8 @@ type Index struct {
 	// decorMemo memoizes decorOf per document and style.
 	decorMemo [][]decorMemo
 	pixels    map[domsnap.Pos]bool
+	// modal marks the documents with a modal dialog open (modal.go).
+	modal []bool
 	// firstLines holds Capture.FirstLines, made on first use.
 	firstLines map[domsnap.Pos]bool
 	// visited maps each document's links that change once visited to

@@ -472,7 +472,7 @@ func (ix *Index) modelSight(doc, i int) Sight {
 	}
 	svg := ix.svgText(doc, el)
 	fill, fillOK, stroked := sc.textPaint(svg)
-	if !svg && sc.fillUnknown {
+	if !svg && sc.fillUnknown || ix.behindModal(doc, el) {
 		return Sight{Reason: SeenUnsure}
 	}
 	if !fillOK {
@@ -1288,7 +1288,7 @@ func opacityOnly(f string) bool {
 // (UnsureTexts). A capture without any costs a scan of its distinct
 // styles and nothing more.
 func MayBeUnsure(c *domsnap.Capture) bool {
-	if len(c.FirstLines) > 0 {
+	if len(c.FirstLines) > 0 || anyModal(c) {
 		return true
 	}
 	for d := range c.Documents {

@@ -34,7 +34,7 @@ import (
 func namesPages(t *testing.T) (url string, shown, hidden []string) {
 	t.Helper()
 	pages := map[string]string{}
-	for _, f := range []string{"index.html", "white.html", "clear.html"} {
+	for _, f := range []string{"index.html", "white.html", "clear.html", "modal.html", "modal-dark.html"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pages", "names", f))
 		if err != nil {
 			t.Fatal(err)
@@ -47,6 +47,28 @@ func namesPages(t *testing.T) (url string, shown, hidden []string) {
 	shown = slices.DeleteFunc(shown, func(s string) bool { return s == "ok400" }) // the title
 	hidden = unique(regexp.MustCompile(`qz4\d\d`).FindAllString(src, -1))
 	return serve(t, pages).URL + "/", shown, hidden
+}
+
+// modalPages are two showModal() dialogs: through a see-through backdrop
+// the page behind is read, with no refs; through an opaque one nothing.
+var modalPages = []struct {
+	page        string
+	shown, refs []string
+}{
+	{page: "modal.html", shown: []string{"ok470", "ok471", "ok472", "ok473", "ok474"}, refs: []string{"ok474"}},
+	{page: "modal-dark.html", shown: []string{"ok478", "ok479"}, refs: []string{"ok479"}},
+}
+
+// checkModalPage: one modal page's view.
+func checkModalPage(t *testing.T, what, out string, shown, refs []string) {
+	t.Helper()
+	checkSight(t, what, out, shown)
+	for _, line := range strings.Split(out, "\n") {
+		tok := regexp.MustCompile(`ok4\d\d`).FindString(line)
+		if tok != "" && strings.Contains(line, "[ref=") != slices.Contains(refs, tok) {
+			t.Errorf("%s: %s behind a modal dialog has a ref, or one in it has none: %s", what, tok, line)
+		}
+	}
 }
 
 func unique(s []string) []string {
@@ -81,6 +103,10 @@ func TestNamesAndPaintThroughTheCLI(t *testing.T) {
 	if obs.Stats.Withheld < len(hidden)/2 {
 		t.Errorf("only %d texts withheld for %d hidden tokens", obs.Stats.Withheld, len(hidden))
 	}
+	for _, m := range modalPages {
+		mustCLI(t, "open", "--cdp", endpoint, strings.TrimSuffix(url, "/")+"/"+m.page)
+		checkModalPage(t, m.page, mustCLI(t, "snapshot", "--cdp", endpoint), m.shown, m.refs)
+	}
 }
 
 // TestNamesAndPaintThroughMCP: browser_navigate's and browser_snapshot's
@@ -93,6 +119,10 @@ func TestNamesAndPaintThroughMCP(t *testing.T) {
 	text, _ := call(t, cs, "browser_snapshot", map[string]any{}, false)
 	checkSight(t, "browser_snapshot", text, shown)
 	checkNoRefs(t, "browser_snapshot", text, "ok463", "ok464")
+	for _, m := range modalPages {
+		text, _ := call(t, cs, "browser_navigate", map[string]any{"url": strings.TrimSuffix(url, "/") + "/" + m.page}, false)
+		checkModalPage(t, m.page, text, m.shown, m.refs)
+	}
 }
 
 // checkNoRefs: the lines holding these tokens carry no ref.
