@@ -35,3 +35,33 @@ func TestThickDecoration(t *testing.T) {
 		}
 	}
 }
+
+// TestStandsOutOfAPicture: over a picture of unknown pixels, a text is
+// taken as seen only when it stands out from anything between the
+// picture's black and white under the colours painted over it.
+func TestStandsOutOfAPicture(t *testing.T) {
+	black, grey := RGBA{A: 1}, RGBA{136, 136, 136, 1}
+	for _, c := range []struct {
+		name  string
+		veils []RGBA
+		fill  RGBA
+		alpha float64
+		want  bool
+	}{
+		{"bare picture, black text", nil, black, 1, false},
+		{"bare picture, white text", nil, White, 1, false},
+		{"90% white banner, dark text", []RGBA{{255, 255, 255, 0.9}}, RGBA{17, 17, 17, 1}, 1, true},
+		{"75% black banner, light text", []RGBA{{0, 0, 0, 0.75}}, RGBA{230, 230, 230, 1}, 1, true},
+		{"50% white banner, grey text", []RGBA{{255, 255, 255, 0.5}}, grey, 1, false},
+		{"90% white banner, faded dark text", []RGBA{{255, 255, 255, 0.9}}, RGBA{17, 17, 17, 1}, 0.5, false},
+		{"two veils, dark text", []RGBA{{255, 255, 255, 0.6}, {255, 255, 255, 0.6}}, black, 1, true},
+	} {
+		g := ground{pictured: true, dark: RGBA{A: 1}, light: White}
+		for _, v := range c.veils {
+			g.tint(v)
+		}
+		if got := g.standsOut(c.fill, c.alpha); got != c.want {
+			t.Errorf("%s: stands out %v, want %v", c.name, got, c.want)
+		}
+	}
+}

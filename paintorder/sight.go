@@ -777,8 +777,26 @@ type ground struct {
 	stops []RGBA
 	// pictured: an image, a background image, a canvas or an svg lies
 	// behind, not covered since by an opaque colour: its pixels may be
-	// the text's own colour (the pixels say).
-	pictured bool
+	// the text's own colour. dark and light bound what is behind then:
+	// the picture black or white, under the see-through colours painted
+	// over it since (a banner's 90% white over a photo).
+	pictured    bool
+	dark, light RGBA
+}
+
+// standsOut: an opaque fill stands out from whatever a picture behind
+// paints, anywhere between the ground's dark and light bounds (luminance
+// grows with every channel, so the bounds are the extremes): it lies
+// outside them and differs from the nearer by MinContrast.
+func (g ground) standsOut(fill RGBA, alpha float64) bool {
+	if alpha*fill.A < 0.999 {
+		return false
+	}
+	l, lo, hi := luminance(fill), luminance(g.dark), luminance(g.light)
+	if l >= lo && l <= hi {
+		return false
+	}
+	return Contrast(fill, g.dark) >= MinContrast && Contrast(fill, g.light) >= MinContrast
 }
 
 // groundAt paints up, bottom first, what lies under node (doc, i) at
@@ -805,7 +823,9 @@ func (ix *Index) groundAt(doc, i int, x, y float64, under []layer) ground {
 		case e.kind != paintColour && e.c.A >= MinAlpha:
 			g.stops = ix.gradientOver(l.doc, int(e.node), e.c.A, g.bg, g.known)
 			g.known = false // pixels of unknown colour behind
-			g.pictured = g.stops == nil
+			if g.stops == nil {
+				g.pictured, g.dark, g.light = true, RGBA{A: 1}, White
+			}
 		}
 	}
 	return g
@@ -816,6 +836,9 @@ func (ix *Index) groundAt(doc, i int, x, y float64, under []layer) ground {
 func (g *ground) tint(c RGBA) {
 	if g.known {
 		g.bg = over(c, c.A, g.bg)
+	}
+	if g.pictured {
+		g.dark, g.light = over(c, c.A, g.dark), over(c, c.A, g.light)
 	}
 	for k := range g.stops {
 		g.stops[k] = over(c, c.A, g.stops[k])
@@ -829,7 +852,7 @@ func (g ground) reason(with, fill RGBA, alpha float64, drawn bool) string {
 	switch {
 	case alpha < MinAlpha:
 		return SeenTransparent
-	case (g.unsure || g.pictured) && !drawn:
+	case (g.unsure || g.pictured && !g.standsOut(fill, alpha)) && !drawn:
 		return SeenUnsure
 	case !drawn && g.known && Contrast(with, g.bg) < MinContrast:
 		return SeenSameColour

@@ -54,11 +54,10 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	start := time.Now()
 	ix := paintorder.Build(c, g)
 	texts := ix.UnsureTexts(maxUnsureTexts)
-	images := len(texts)
-	texts = append(texts, ix.UnsureImages(maxUnsureImages)...)
-	images = len(texts) - images
+	images, read := e.settleImages(c, ix, ix.UnsureImages(maxUnsureImages))
+	texts = append(texts, images...)
 	if len(texts) == 0 {
-		c.Timings = append(c.Timings, domsnap.TimingSince("sight: no unsure text in view", start))
+		c.Timings = append(c.Timings, domsnap.TimingSince("sight: no unsure text in view; "+imagesStep(read, read), start))
 		return
 	}
 	probes := make([]TextProbe, len(texts))
@@ -88,9 +87,32 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 			settled++
 		}
 	}
-	step := fmt.Sprintf("sight: %d unsure texts and %d named images, %d settled by pixels", len(texts)-images, images, settled)
+	step := fmt.Sprintf("sight: %d unsure texts and %s, %d settled by the screenshot", len(texts)-len(images), imagesStep(len(images)+read, read), settled)
 	if err != nil {
 		step += " (the pixels failed: " + cdpcall.OneLine(err.Error()) + ")"
 	}
 	c.Timings = append(c.Timings, domsnap.TimingSince(step, start))
+}
+
+// settleImages reads the named images' own pixels (images.js), records
+// those it settles as hidden in the capture, and returns those the
+// screenshot must settle, with how many it read.
+func (e *Engine) settleImages(c *domsnap.Capture, ix *paintorder.Index, images []paintorder.UnsureText) (left []paintorder.UnsureText, read int) {
+	if len(images) == 0 {
+		return nil, 0
+	}
+	ctx, cancel := context.WithTimeout(e.ctx(), pixelStyleTimeout)
+	defer cancel()
+	for k, v := range e.readImages(ctx, c, ix, images) {
+		switch v {
+		case PixelHidden:
+			c.TextPixels = append(c.TextPixels, domsnap.TextPixel{Doc: images[k].Doc, Node: images[k].Node, Seen: false})
+			read++
+		case PixelShown:
+			read++
+		default:
+			left = append(left, images[k])
+		}
+	}
+	return left, read
 }
