@@ -18,7 +18,8 @@ import (
 // is painted behind it by less than paintorder.MinContrast, glyphs too
 // small to read, and text or images of no area. Generated content
 // (::before, ::after) is judged like text, and a name taken from an
-// element's contents loses the hidden text and hidden images' alt in it.
+// element's contents, labels or aria-labelledby loses the hidden text and
+// hidden images' alt in it (a name is text: names.go, generated.go).
 // The view says once, with a count, that text was withheld; the JSON
 // lists each (kind, reason, box) for audit, and quotes an excerpt of the
 // text only when Options.Audit asks: the withheld text is a hidden
