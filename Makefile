@@ -24,7 +24,7 @@ test: chromium
 # them out by name, so nothing skips. CI runs it after make
 # test.
 test-long: chromium
-	$(GO) test -count=1 -timeout 40m -run 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./cmd/axfuse ./browser/chrome
+	$(GO) test -count=1 -timeout 70m -run 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./cmd/axfuse ./browser/chrome
 
 chromium:
 	@./scripts/ensure-chromium.sh
