@@ -1391,7 +1391,7 @@ func (ix *Index) UnsureTexts(limit int) []UnsureText {
 		nodes := ix.c.Documents[d].Nodes
 		for i := range nodes {
 			n := &nodes[i]
-			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
+			if !textual(n) {
 				continue
 			}
 			boxes := ix.g.LinesInView(d, i)
@@ -1466,4 +1466,16 @@ func (ix *Index) OwnTextSight(doc, i int) Sight {
 		return s
 	}
 	return Sight{Seen: true}
+}
+
+// textual: a text node with words, or a pseudo element whose generated
+// text has some (judged by its element's colour, like a text node).
+func textual(n *domsnap.Node) bool {
+	if n.Layout == nil {
+		return false
+	}
+	if n.Type == domsnap.TextNode {
+		return strings.TrimSpace(n.Value) != ""
+	}
+	return (n.PseudoType == "before" || n.PseudoType == "after" || n.PseudoType == "marker") && strings.TrimSpace(n.Layout.Text) != ""
 }

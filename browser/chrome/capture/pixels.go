@@ -758,12 +758,13 @@ const hideJS = `function (token, hide = [], pin = []) {
   const HIDE = [['color', 'transparent'], ['-webkit-text-fill-color', 'transparent'], ['text-shadow', 'none'],
     ['-webkit-text-stroke-width', '0'], ['transition', 'none'], ['caret-color', 'transparent'], ['--axfuse-hidden', '1']];
   // A ::first-line or ::first-letter rule paints over the element's own
-  // style: a sheet of the document's own, keyed to the marker above,
-  // hides those too while the run lasts.
+  // style, and generated content may have a colour of its own: a sheet of
+  // the document's own, keyed to the marker above, hides those too while
+  // the run lasts.
   if (!run.sheet && hide.length) {
     try {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(['::first-line', '::first-letter'].map(p => '[style*="--axfuse-hidden"]' + p).join(', ') +
+      sheet.replaceSync(['::first-line', '::first-letter', '::before', '::after', '::marker'].map(p => '[style*="--axfuse-hidden"]' + p).join(', ') +
         ' { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; -webkit-text-stroke-width: 0 !important; }');
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       run.sheet = sheet;

@@ -64,9 +64,12 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	for k, u := range texts {
 		doc := &c.Documents[u.Doc]
 		p := TextProbe{FrameID: doc.FrameID, Backend: doc.Nodes[u.Node].Backend}
-		if parent := doc.Nodes[u.Node].Parent; parent >= 0 && doc.Nodes[u.Node].Type == domsnap.TextNode {
-			p.Parent = doc.Nodes[parent].Backend
-		} else if doc.Nodes[u.Node].Type == domsnap.ElementNode {
+		switch n := &doc.Nodes[u.Node]; {
+		case n.Parent >= 0 && (n.Type == domsnap.TextNode || n.PseudoType != ""):
+			// A text's element, or the one a pseudo element's generated
+			// text inherits its colour from.
+			p.Parent = doc.Nodes[n.Parent].Backend
+		case n.Type == domsnap.ElementNode:
 			p.Parent = p.Backend // an image: made clear itself
 		}
 		for _, b := range u.Boxes {
