@@ -62,7 +62,7 @@ func TestMissingChromiumFailsUnderCI(t *testing.T) {
 	startCheckOff := []string{"AXFUSE_TEST_NO_PRECHECK=1"}
 	ci.RunChildren(t, "^(TestHiddenTextNeverPrinted|TestActBoxlessLink|TestActTypesIntoATerminalsClearField|TestVisitedLinksAreSeenAsPainted|TestActFollowsAnElementAHoverMoves|"+
 		"TestJourneyScrollThenClick|TestJourneyScrollThenClickThroughCLIAndMCP|TestJourneyFormNavigationReRender|TestJourneyClickAfterBack|TestKeyTraps|TestKeyTrapsThroughCLIAndMCP|TestSlideTraps|TestFloodsThroughMCP|TestHistoryFloodThroughCLI|TestBatchStoppedHalfwayResumes|TestBatchOrderedKeepsTheListsOrder|TestBatchRetriesAPageWhoseSessionWasLost|TestGroundTruthIsOfTheCapturesMoment|TestMCPSessionsDoNotWaitForEachOther|TestAWrongTokenThroughAFarm|TestMCPSessionsThroughAFarm|"+
-		"TestNativeControls|TestOutcomeTraps|TestChordAsTheFirstAction|TestOriginPolicyHoldsAtTheNetwork|TestSmugglingThroughTheCLI|TestSmugglingThroughMCP|TestHiddenOptionsAreNotPrinted|TestNamesAndPaintThroughTheCLI|TestNamesAndPaintThroughMCP|TestNamesAndPaintLabelsAreThePixels)$",
+		"TestNativeControls|TestOutcomeTraps|TestChordAsTheFirstAction|TestOriginPolicyHoldsAtTheNetwork|TestSmugglingThroughTheCLI|TestSmugglingThroughMCP|TestHiddenOptionsAreNotPrinted|TestNamesAndPaintThroughTheCLI|TestNamesAndPaintThroughMCP|TestNamesAndPaintLabelsAreThePixels|TestImageNamesAgreeWithPixelsOnTheCorpus|TestModalDialogScopesTheSnapshot)$",
 		ci.Child{CI: "true", Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "true", Env: startCheckOff, Fail: true, Want: "CI=true and no Chromium"},
 		ci.Child{CI: "1", Env: startCheckOff, Fail: true, Want: "CI=1 and no Chromium"},
