@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -58,21 +59,12 @@ func (b *builder) labelsOf(doc, dom int) []int {
 			}
 		}
 		if len(ids) > 0 {
-			if own, ok := n.Attr("id"); ok && own != "" && contains(ids, own) {
+			if own, ok := n.Attr("id"); ok && own != "" && slices.Contains(ids, own) {
 				out = append(out, k)
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // drawnValueHidden: element dom is an input button (button, submit,

@@ -7,7 +7,6 @@ import (
 
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/paintorder"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // A named image's own pixels, read cheaply first. Whether an image paints
@@ -36,14 +35,7 @@ func (e *Engine) askImages(ctx context.Context, c *domsnap.Capture, ix *paintord
 	}
 	session := e.page.SessionFor(doc.FrameID)
 	objs := e.resolveAll(ctx, session, doc.FrameID, backends)
-	var args []*runtime.CallArgument
-	var found []int
-	for j, obj := range objs {
-		if obj != "" {
-			args = append(args, &runtime.CallArgument{ObjectID: obj})
-			found = append(found, j)
-		}
-	}
+	args, found := objectArgs(objs)
 	if len(found) == 0 {
 		return out
 	}

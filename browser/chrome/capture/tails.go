@@ -80,17 +80,11 @@ func (e *Engine) askTails(ctx context.Context, c *domsnap.Capture, d int, texts 
 	}
 	session := e.page.SessionFor(doc.FrameID)
 	objs := e.resolveAll(ctx, session, doc.FrameID, backends)
+	args, found := objectArgs(objs)
 	var clips [][4]float64
-	var args []*runtime.CallArgument
-	var found []int
-	for j, obj := range objs {
-		if obj == "" {
-			continue
-		}
+	for _, j := range found {
 		b := texts[ks[j]].Clip
 		clips = append(clips, [4]float64{farEdge(b[0]), farEdge(b[1]), farEdge(b[2]), farEdge(b[3])})
-		args = append(args, &runtime.CallArgument{ObjectID: obj})
-		found = append(found, j)
 	}
 	out := make([]*string, len(ks))
 	if len(found) == 0 {
@@ -124,4 +118,16 @@ func farEdge(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// objectArgs are the resolved objects as call arguments, with their
+// indexes in objs (a node not found, "", is left out).
+func objectArgs(objs []runtime.RemoteObjectID) (args []*runtime.CallArgument, found []int) {
+	for j, obj := range objs {
+		if obj != "" {
+			args = append(args, &runtime.CallArgument{ObjectID: obj})
+			found = append(found, j)
+		}
+	}
+	return args, found
 }
