@@ -50,6 +50,9 @@ type Capture struct {
 	Frames []Frame `json:"frames"`
 	// Timings are the milliseconds each capture step took.
 	Timings []Timing `json:"timings,omitempty"`
+	// Reuse says how the capture stands to the tab's last one: taken
+	// anew (""), that one again, or none kept to reuse (and why).
+	Reuse Reuse `json:"reuse,omitempty"`
 	// Hits are the browser's hit tests at chosen points, for measuring
 	// observations against what a click reaches (package truth); only
 	// captures made for that hold them.
@@ -103,6 +106,21 @@ type Viewport struct {
 	ScrollY          float64 `json:"scrollY"`
 	DevicePixelRatio float64 `json:"devicePixelRatio"`
 }
+
+// Reuse is how a capture stands to the tab's last capture of the page.
+type Reuse string
+
+const (
+	// ReuseNone: captured anew, as the last capture no longer held.
+	ReuseNone Reuse = ""
+	// Reused: the last capture again; nothing changed since.
+	Reused Reuse = "reused"
+	// ReuseNoneKept: captured anew; no capture was kept to reuse.
+	ReuseNoneKept Reuse = "noneKept"
+	// ReuseNeverKept: captured anew; no capture of this page is ever kept
+	// (frames, a closed shadow root, a defined custom element).
+	ReuseNeverKept Reuse = "neverKept"
+)
 
 // Timing is the duration of one capture step.
 type Timing struct {
@@ -402,7 +420,10 @@ type Frame struct {
 	LoaderID      string `json:"loaderId,omitempty"`
 	// Error says why the frame's AX tree is missing (cross-process frame,
 	// timeout); empty when AXNodes is the full tree.
-	Error   string   `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
+	// TooDeep: the frame is nested deeper than the capture follows
+	// (CaptureOptions.FrameDepth); Error says how deep.
+	TooDeep bool     `json:"tooDeep,omitempty"`
 	AXNodes []AXNode `json:"axNodes"`
 }
 

@@ -540,7 +540,7 @@ func (b *builder) frameState(fd *frameData, dom int) string {
 		frame = b.c.Documents[n.ContentDocument].FrameID
 	}
 	if f := b.frames[frame]; f != nil && f.f.Error != "" {
-		if strings.HasPrefix(f.f.Error, "nested deeper than") {
+		if f.f.TooDeep {
 			return "too deep to capture"
 		}
 		return "capture failed"

@@ -10,14 +10,7 @@ import (
 )
 
 // reusedCapture: the capture is the tab's last one, given again.
-func reusedCapture(c *domsnap.Capture) bool {
-	for _, tm := range c.Timings {
-		if strings.HasPrefix(tm.Step, "capture (reused") {
-			return true
-		}
-	}
-	return false
-}
+func reusedCapture(c *domsnap.Capture) bool { return c.Reuse == domsnap.Reused }
 
 // TestCaptureReuseOnlyWhenNothingChanged: a capture is given again only
 // while nothing changed. The page (quiet/quiet.html) swallows the events

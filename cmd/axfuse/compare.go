@@ -205,25 +205,16 @@ func momentAfter(tab cliTab, c *domsnap.Capture) (moment, *domsnap.Capture, erro
 
 // keepsNone: the capture's quiet check says the tab keeps no capture of
 // this page (frames, a closed shadow root, a custom element).
-func keepsNone(c *domsnap.Capture) bool {
-	for _, tm := range c.Timings {
-		if strings.HasPrefix(tm.Step, "quiet check: no reuse on this page") {
-			return true
-		}
-	}
-	return false
-}
+func keepsNone(c *domsnap.Capture) bool { return c.Reuse == domsnap.ReuseNeverKept }
 
 // sameMoment reads the quiet check of a capture asked again: reused, the
 // page did not change; kept none to reuse, not known; else it changed.
 func sameMoment(again *domsnap.Capture) moment {
-	for _, tm := range again.Timings {
-		switch {
-		case strings.HasPrefix(tm.Step, "capture (reused"):
-			return momentSame
-		case strings.HasPrefix(tm.Step, "quiet check: no reuse on this page"), strings.HasPrefix(tm.Step, "quiet check: no capture to reuse"):
-			return momentUnknown
-		}
+	switch again.Reuse {
+	case domsnap.Reused:
+		return momentSame
+	case domsnap.ReuseNeverKept, domsnap.ReuseNoneKept:
+		return momentUnknown
 	}
 	return momentChanged
 }

@@ -110,19 +110,17 @@ func TestNoPageStartsOnceStopped(t *testing.T) {
 // tests says whether the page changed: reused (no), captured anew (yes),
 // or nothing kept to compare with (not known).
 func TestSameMomentReadsTheQuietCheck(t *testing.T) {
-	for step, want := range map[string]moment{
-		"capture (reused: nothing changed since the last)":                 momentSame,
-		"quiet check: an animation runs":                                   momentChanged,
-		"quiet check: no capture to reuse (the page has frames)":           momentUnknown,
-		"quiet check: no reuse on this page (a custom element is defined)": momentUnknown,
+	for reuse, want := range map[domsnap.Reuse]moment{
+		domsnap.Reused:         momentSame,
+		domsnap.ReuseNone:      momentChanged,
+		domsnap.ReuseNoneKept:  momentUnknown,
+		domsnap.ReuseNeverKept: momentUnknown,
 	} {
-		c := &domsnap.Capture{Timings: []domsnap.Timing{{Step: step}}}
-		if got := sameMoment(c); got != want {
-			t.Errorf("%q: %s, want %s", step, got, want)
+		if got := sameMoment(&domsnap.Capture{Reuse: reuse}); got != want {
+			t.Errorf("%q: %s, want %s", reuse, got, want)
 		}
 	}
-	if !keepsNone(&domsnap.Capture{Timings: []domsnap.Timing{{Step: "quiet check: no reuse on this page (the page has frames)"}}}) ||
-		keepsNone(&domsnap.Capture{Timings: []domsnap.Timing{{Step: "quiet check: no capture to reuse"}}}) {
+	if !keepsNone(&domsnap.Capture{Reuse: domsnap.ReuseNeverKept}) || keepsNone(&domsnap.Capture{Reuse: domsnap.ReuseNoneKept}) {
 		t.Error("keepsNone misreads the first capture's check")
 	}
 }

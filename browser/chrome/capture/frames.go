@@ -91,7 +91,7 @@ func (e *Engine) captureFrameTarget(in *target.Info, follow bool, kept map[int64
 		return nil // its iframe lies outside the viewport capture
 	}
 	if !follow {
-		p := failed(fmt.Errorf("nested deeper than %d frames", e.opts.FrameDepth))
+		p := failed(errTooDeep{e.opts.FrameDepth})
 		p.owner = owner
 		return p
 	}
@@ -139,7 +139,8 @@ func stitch(c *domsnap.Capture, subs []*parts) Routes {
 			if p.err != nil {
 				why = p.err.Error()
 			}
-			c.Frames = append(c.Frames, domsnap.Frame{FrameID: p.target, ParentFrameID: p.parentFrame, URL: p.url, Error: why})
+			c.Frames = append(c.Frames, domsnap.Frame{FrameID: p.target, ParentFrameID: p.parentFrame, URL: p.url,
+				Error: why, TooDeep: errors.As(p.err, new(errTooDeep))})
 			continue
 		}
 		owner.ContentDocument = root
@@ -193,3 +194,8 @@ func appendDocuments(c *domsnap.Capture, p *parts) int {
 	c.Documents = append(c.Documents, docs...)
 	return root
 }
+
+// errTooDeep: a frame nested deeper than the capture follows.
+type errTooDeep struct{ depth int }
+
+func (e errTooDeep) Error() string { return fmt.Sprintf("nested deeper than %d frames", e.depth) }

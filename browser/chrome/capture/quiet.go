@@ -75,7 +75,10 @@ type quietCheck struct {
 	ok     bool // counts were read
 	// never says why no capture of this page is kept (frames, a closed
 	// shadow root, a custom element); the check then arms no watch.
-	never  string
+	never string
+	// reuse is what the check says of a capture taken anew: none kept,
+	// none ever kept, or the kept one no longer holds (ReuseNone).
+	reuse  domsnap.Reuse
 	timing domsnap.Timing
 	// spec names the nodes whose AX nodes the next incremental pass will
 	// likely want (nil: none), asked with the watch.
@@ -145,6 +148,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 		// No capture of this page is kept: the watch would be wasted.
 		wg.Wait()
 		chk.why, chk.gen = "no reuse on this page ("+chk.never+")", 0
+		chk.reuse = domsnap.ReuseNeverKept
 		chk.timing = domsnap.TimingSince("quiet check: "+chk.why, start)
 		return chk
 	}
@@ -173,6 +177,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
 	switch {
 	case q == nil:
+		chk.reuse = domsnap.ReuseNoneKept
 		if lost := e.quietLost.Load(); lost != nil {
 			return "no capture to reuse (" + *lost + ")"
 		}
@@ -208,6 +213,7 @@ func (e *Engine) reused(chk quietCheck, o browser.CaptureOptions) *domsnap.Captu
 	c := *q.capture
 	c.Timings = []domsnap.Timing{chk.timing, {Step: "capture (reused: nothing changed since the last)", MS: chk.timing.MS}}
 	c.Hits = nil
+	c.Reuse = domsnap.Reused
 	return &c
 }
 

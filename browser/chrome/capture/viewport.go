@@ -143,6 +143,7 @@ func (e *Engine) CaptureWith(o browser.CaptureOptions) (*domsnap.Capture, error)
 	e.keepQuiet(c, refuse, chk, o, canvas.Load(), counts)
 	if err == nil {
 		c.Timings = append([]domsnap.Timing{chk.timing}, c.Timings...)
+		c.Reuse = chk.reuse
 	}
 	return c, err
 }
