@@ -231,4 +231,11 @@ var (
 	// was given up at once instead of at its deadline. The caller shows
 	// the dialog (Page.OpenDialog).
 	ErrDialogOpen = errors.New("a JavaScript dialog is open and the page waits for it")
+	// ErrDocumentGone: the call named a node or object of a document that
+	// is no longer there (the page navigated or re-rendered it away).
+	ErrDocumentGone = errors.New("the document the call named is gone")
+	// ErrContextGone: the script context the call ran in was destroyed
+	// (its frame navigated or was detached). Such an error is also an
+	// ErrDocumentGone: the context went with its document.
+	ErrContextGone = errors.New("the script context the call named is gone")
 )

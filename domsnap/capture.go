@@ -51,8 +51,9 @@ type Capture struct {
 	// Timings are the milliseconds each capture step took.
 	Timings []Timing `json:"timings,omitempty"`
 	// Reuse says how the capture stands to the tab's last one: taken
-	// anew (""), that one again, or none kept to reuse (and why).
-	Reuse Reuse `json:"reuse,omitempty"`
+	// anew (""), that one again, or none kept to reuse. A fact of the
+	// tab, not of the page: it is not written out.
+	Reuse Reuse `json:"-"`
 	// Hits are the browser's hit tests at chosen points, for measuring
 	// observations against what a click reaches (package truth); only
 	// captures made for that hold them.
