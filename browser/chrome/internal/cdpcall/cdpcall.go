@@ -36,11 +36,17 @@ func SessionOf(ctx context.Context) cdp.Session {
 }
 
 // Do runs a command on the session of ctx: the driver's own, or chromedp's.
+// Its error is classified (errors.go): a gone document or context is
+// errors.Is browser.ErrDocumentGone / ErrContextGone.
 func Do[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, error) {
+	var r R
+	var err error
 	if s := SessionOf(ctx); s != nil {
-		return cdp.Call(ctx, s, cmd, params)
+		r, err = cdp.Call(ctx, s, cmd, params)
+	} else {
+		r, err = chromedp.Call(ctx, cmd, params)
 	}
-	return chromedp.Call(ctx, cmd, params)
+	return r, Classify(err)
 }
 
 // CallFunction calls fn (a function declaration, this: the object) with
