@@ -188,6 +188,8 @@ func (s *Server) screenshot(ts *tabState) ([]byte, error) {
 	return screenshot.Start(ts.tab, s.timeout()).Wait()
 }
 
+const defaultTimeout = 20 * time.Second
+
 // timeout is the deadline of one CDP call.
 func (s *Server) timeout() time.Duration {
 	if s.opts.CallTimeout <= 0 {

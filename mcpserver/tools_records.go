@@ -11,6 +11,25 @@ import (
 // The page's own records: what it logged and what it requested. Their
 // texts are the page's, so they are quoted.
 
+type (
+	consoleArgs struct {
+		OnlyErrors bool `json:"onlyErrors,omitempty" jsonschema:"only errors, warnings and uncaught exceptions"`
+	}
+	networkArgs struct {
+		OnlyFailed bool `json:"onlyFailed,omitempty" jsonschema:"only requests that failed or answered 400 or more"`
+	}
+)
+
+// recordTools read the page's console and network records.
+func recordTools() []toolAdder {
+	return []toolAdder{
+		toolDef[consoleArgs]{spec: toolSpec{name: "browser_console_messages", title: "Console messages", effect: reads,
+			desc: "The current tab's console messages and uncaught exceptions since it was opened (the last 500), oldest first; the texts are the page's."}, handle: (*Server).consoleTool},
+		toolDef[networkArgs]{spec: toolSpec{name: "browser_network_requests", title: "Network requests", effect: reads,
+			desc: "The current tab's network requests since it was opened (the last 1000): method, status (or why it failed), type and URL."}, handle: (*Server).networkTool},
+	}
+}
+
 func (s *Server) consoleTool(ts *tabState, in consoleArgs) (*mcp.CallToolResult, error) {
 	var sb strings.Builder
 	n := 0
