@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/axfuse/axfuse/index"
 )
 
 // The verb table. Every action an agent asks for by name is one Verb in
@@ -259,8 +261,8 @@ func (v Verb) argAt(i int, a string) Arg {
 	return v.Args[min(i, len(v.Args)-1)]
 }
 
-// refShape is what a ref looks like on the command line.
-var refShape = regexp.MustCompile(`^e[0-9]+$`)
+// refShape is what a ref looks like on the command line: index's grammar.
+var refShape = regexp.MustCompile(index.RefPattern)
 
 // Set puts one word of argument a into in: a variadic argument's word is
 // added to what it holds. It checks a scroll amount and a REF=TEXT field.

@@ -10,7 +10,7 @@ import (
 	"github.com/axfuse/axfuse/internal/roles"
 )
 
-var refPattern = regexp.MustCompile(`^e[0-9]+$`)
+var refPattern = regexp.MustCompile(index.RefPattern) // the ref grammar
 
 // Query selects nodes for Find; empty fields match anything, but a Query
 // with no field set matches nothing.

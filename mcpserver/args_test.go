@@ -110,6 +110,8 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{"browser_click", map[string]any{"ref": "e1", "settle": 61}, "settle 61 is out of range: from 0 to 60"},
 		{"browser_click", map[string]any{"ref": "e1", "screenshot": "sometimes"}, "screenshot"},
 		{"browser_navigate", []any{1}, "arguments must be an object"},
+		{"browser_click", map[string]any{"ref": "g1e5"}, `ref "g1e5"`},
+		{"browser_scroll", map[string]any{"ref": "f1"}, `ref "f1"`},
 	} {
 		raw, _ := json.Marshal(tc.args)
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: json.RawMessage(raw)})
@@ -141,7 +143,7 @@ func FuzzToolArguments(f *testing.F) {
 		f.Fatal(err)
 	}
 	fill, _ := inputSchema[fillArgs](toolSpec{name: "b"})
-	click, _ := inputSchema[clickArgs](toolSpec{name: "c", rules: map[string]rule{"ref": {pattern: `^(f[0-9]+)?e[0-9]+$`}}})
+	click, _ := inputSchema[clickArgs](toolSpec{name: "c", rules: map[string]rule{"ref": refRule}})
 	f.Fuzz(func(t *testing.T, raw string) {
 		if in, err := decodeArgs[snapshotArgs](json.RawMessage(raw), snap); err == nil && (in.Depth < 0 || in.Depth > 512 || in.Mode != "" && in.Mode != "fused" && in.Mode != "ax") {
 			t.Fatalf("%q decoded past the schema: %+v", raw, in)

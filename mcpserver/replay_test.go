@@ -121,6 +121,29 @@ func TestUnknownRefIsAnError(t *testing.T) {
 	if !strings.Contains(p.out[2].Err, "e999") || len(p.out[2].Sent) > 0 {
 		t.Errorf("click e999: error %q, sent %v", p.out[2].Err, p.out[2].Sent)
 	}
+	// A frame-prefixed ref passes the schema (index's ref grammar) and is
+	// unknown, as every ref no snapshot gave out.
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{{"browser_click", map[string]any{"ref": "f1e5"}}, {"browser_scroll", map[string]any{"ref": "f1e5"}}} {
+		res, err := p.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: call.tool, Arguments: call.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := ""
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text += tc.Text
+			}
+		}
+		if want := "Ref f1e5 not found in the current page snapshot"; !res.IsError || text != want {
+			t.Errorf("%s f1e5: %q, want the error %q", call.tool, text, want)
+		}
+		if sent := p.browser.TakeSent(); len(sent) > 0 {
+			t.Errorf("%s f1e5 sent %v", call.tool, sent)
+		}
+	}
 }
 
 // TestSnapshotKeepsToItsBudget: a snapshot asked for 300 tokens is cut to

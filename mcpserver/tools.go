@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/act"
+	"github.com/axfuse/axfuse/index"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -123,8 +124,12 @@ func (ts *tabState) answerWith(in any) {
 	ts.screenshot = a.Screenshot
 }
 
-// refRule is the pattern of a ref argument.
-var refRule = rule{pattern: `^(f[0-9]+)?e[0-9]+$`}
+// refRule is the pattern of a ref argument, optionalRefRule of one that
+// may be left empty: index's ref grammar.
+var (
+	refRule         = rule{pattern: index.RefPattern}
+	optionalRefRule = rule{pattern: `^(` + index.RefGrammar + `)?$`}
+)
 
 // verb is the verb of act's table so named, looked up as the tools are
 // registered: a name the table lacks is a programming error, which every

@@ -63,12 +63,12 @@ func inputTools() []toolAdder {
 			return s.after(ts, hover.Run(ts.sess, act.Input{Ref: in.Ref}))
 		}},
 		toolDef[keyArgs]{spec: toolSpec{name: "browser_press_key", title: "Press a key", effect: changes,
-			rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
+			rules: map[string]rule{"ref": optionalRefRule},
 			desc:  "Press a key or chord (Playwright's key names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a character), on an element by ref (focused first) or on the focused one."}, handle: func(s *Server, ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
 			return s.after(ts, press.Run(ts.sess, act.Input{Ref: in.Ref, Key: in.Key}))
 		}},
 		toolDef[scrollArgs]{spec: toolSpec{name: "browser_scroll", title: "Scroll", effect: acts,
-			rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}, "amount": {pattern: `^(|down|up|[-+]?[0-9]{1,7}(\.[0-9]+)?)$`}},
+			rules: map[string]rule{"ref": optionalRefRule, "amount": {pattern: `^(|down|up|[-+]?[0-9]{1,7}(\.[0-9]+)?)$`}},
 			desc:  "Scroll the page, or a scroll container by ref, down (default) or up a screen, or by signed CSS pixels."}, handle: func(s *Server, ts *tabState, in scrollArgs) (*mcp.CallToolResult, error) {
 			return s.after(ts, scroll.Run(ts.sess, act.Input{Ref: in.Ref, Amount: in.Amount}))
 		}},

@@ -56,7 +56,7 @@ func snapshotTools() []toolAdder {
 		toolDef[findArgs]{spec: toolSpec{name: "browser_find", title: "Find on the page", effect: reads,
 			desc: "Search the whole page (off-screen, collapsed and covered parts too) by role, name or text; each match with its path, box, where it is, its ref and a few lines of context. " +
 				"Acting on an off-screen match scrolls it into view."}, handle: (*Server).find},
-		toolDef[screenshotArgs]{spec: toolSpec{name: "browser_screenshot", title: "Screenshot", effect: reads, rules: map[string]rule{"ref": {pattern: `^((f[0-9]+)?e[0-9]+)?$`}},
+		toolDef[screenshotArgs]{spec: toolSpec{name: "browser_screenshot", title: "Screenshot", effect: reads, rules: map[string]rule{"ref": optionalRefRule},
 			desc: "A PNG of the viewport, optionally annotated with every ref's box and label, or cropped to one element."}, handle: (*Server).screenshotTool},
 		toolDef[locateArgs]{spec: toolSpec{name: "browser_locate", title: "What is at a point", effect: reads,
 			rules: map[string]rule{"x": between(0, 100000), "y": between(0, 100000)},
