@@ -26,7 +26,10 @@ import (
 // in the recorded sessions. Regenerate with
 // go test ./mcpserver -run ToolReference -update.
 func TestToolReference(t *testing.T) {
-	caps := []string{"evaluate", "vision", "pdf"} // cmd/axfuse's --caps
+	var caps []string
+	for _, c := range mcpserver.Capabilities() {
+		caps = append(caps, c.Name)
+	}
 	tools := listTools(t, nil)
 	needs := map[string]string{} // an opt-in tool's capability
 	for _, c := range caps {

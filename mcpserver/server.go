@@ -51,10 +51,8 @@ type Options struct {
 	UploadRoot string
 	// Policy is what pages and files the agent may reach.
 	Policy Policy
-	// Caps are the opt-in tool groups: "evaluate" (browser_evaluate: the
-	// agent runs JavaScript in the page), "vision" (input at viewport
-	// coordinates: browser_mouse_click_xy, browser_mouse_wheel) and "pdf"
-	// (browser_pdf_save).
+	// Caps name the opt-in tool groups to register, as Capabilities
+	// lists them.
 	Caps    []string
 	Version string
 	// PerSession gives each client session a browser of its own from

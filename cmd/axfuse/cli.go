@@ -19,6 +19,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/internal/enum"
+	"github.com/axfuse/axfuse/mcpserver"
 )
 
 // A command is one verb of the CLI: how it is called, what it does, the
@@ -104,7 +105,7 @@ var flagHelp = map[string][2]string{
 	"allowed-origins": {"LIST", "the only origins pages may load from, separated by ; or , (https://example.com, example.com for http and https, *.example.com for subdomains; default: any)"},
 	"blocked-origins": {"LIST", "origins pages may never load from, as --allowed-origins writes them; they win over it"},
 	"allow-file-urls": {"", "let pages load file: URLs (refused by default: a file: page reads this machine's files to the agent)"},
-	"caps":            {"LIST", "opt-in tools, separated by , : evaluate (browser_evaluate runs the agent's JavaScript in the page), vision (browser_mouse_click_xy and browser_mouse_wheel at viewport points), pdf (browser_pdf_save)"},
+	"caps":            {"LIST", "opt-in tools, separated by , : " + capsHelp()},
 	"port":            {"N", "serve MCP over Streamable HTTP on port N (0 picks a free one, printed on stderr) instead of stdin/stdout; each client session gets a browser context of its own (with a farm's --cdp, a browser of its own from the farm), and the calls of different sessions run at once"},
 	"host":            {"HOST", "the address --port listens on (default 127.0.0.1: this machine only)"},
 	"max-sessions":    {"N", "with --port: client sessions open at once, 1 to 64 (default 8)"},
@@ -261,11 +262,30 @@ func (cfg *config) checkWords(c *checker) {
 			c.errs = append(c.errs, err.Error())
 		}
 	}
+	names := capNames()
 	for _, cp := range origins(cfg.caps) {
-		if !slices.Contains([]string{"evaluate", "vision", "pdf"}, cp) {
-			c.bad("caps", fmt.Sprintf("%q", cp), "a list of evaluate, vision, pdf")
+		if !slices.Contains(names, cp) {
+			c.bad("caps", fmt.Sprintf("%q", cp), "a list of "+strings.Join(names, ", "))
 		}
 	}
+}
+
+// capNames are the names --caps takes: mcpserver's capabilities.
+func capNames() []string {
+	var names []string
+	for _, c := range mcpserver.Capabilities() {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// capsHelp tells each capability --caps takes and what it enables.
+func capsHelp() string {
+	var parts []string
+	for _, c := range mcpserver.Capabilities() {
+		parts = append(parts, c.Name+" ("+c.Enables+")")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkCombinations: flags that other flags make meaningless.

@@ -47,6 +47,7 @@ func TestCommandLines(t *testing.T) {
 		{[]string{"snapshot", "--timeout", "0s"}, 2, "", "--timeout 0s: want a duration from 1ms to 10m0s"},
 		{[]string{"snapshot", "--format", "xml"}, 2, "", `--format "xml": want yaml, json`},
 		{[]string{"snapshot", "--from", "x.json", "--wait", "1s"}, 2, "", "--from replays a capture: --wait does not apply"},
+		{[]string{"mcp", "--caps", "pdf,shell"}, 2, "", `--caps "shell": want a list of evaluate, vision, pdf`},
 		{[]string{"snapshot", "--audit"}, 2, "", "--audit quotes withheld texts in the JSON answer's withheld list; give --format json too"},
 		{[]string{"locate", "NaN", "NaN"}, 2, "", `X Y "NaN" "NaN": want a viewport point`},
 		{[]string{"locate", "1"}, 2, "", "want X Y [URL]"},
