@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/keys"
 )
 
 // The verb table. Every action an agent asks for by name is one Verb in
@@ -88,7 +89,7 @@ var verbs = []Verb{
 		Do:    func(s *Session, in Input) error { return s.Type(in.Ref, in.Text, in.Clear, in.Submit) }},
 	{Name: "press", Desc: "focus an element and press a key or chord",
 		Args: []Arg{refArg("the element to focus first (an Input without one presses on the focused element)"),
-			{Name: "KEY", Kind: KeyArg, Desc: "a key or chord in Playwright's names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a single character"}},
+			{Name: "KEY", Kind: KeyArg, Desc: keys.ArgHelp}},
 		Do: press},
 	{Name: "select", Desc: "pick an option of a <select>, listbox or combobox",
 		Args: []Arg{refArg("the <select>, listbox or combobox"), {Name: "OPTION", Kind: OptionArg, Desc: "the option's label or value"}},

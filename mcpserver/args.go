@@ -32,11 +32,13 @@ const (
 )
 
 // rule limits one argument: one of enum, a number in [min, max], a
-// string matching pattern.
+// string matching pattern. desc, when given, is its description: one
+// built from a shared text, which a struct tag cannot be.
 type rule struct {
 	enum     []string
 	min, max *float64
 	pattern  string
+	desc     string
 }
 
 func between(lo, hi float64) rule { return rule{min: &lo, max: &hi} }
@@ -73,6 +75,9 @@ func inputSchema[In any](sp toolSpec) (*jsonschema.Schema, error) {
 			p.Enum = append(p.Enum, e)
 		}
 		p.Minimum, p.Maximum, p.Pattern = r.min, r.max, r.pattern
+		if r.desc != "" {
+			p.Description = r.desc
+		}
 	}
 	return s, nil
 }

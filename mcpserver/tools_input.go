@@ -9,6 +9,7 @@ import (
 
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/internal/keys"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +27,7 @@ type (
 	}
 	keyArgs struct {
 		answerArgs
-		Key string `json:"key" jsonschema:"a key or chord in Playwright's names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a single character"`
+		Key string `json:"key"` // described by its rule: keys.ArgHelp
 		Ref string `json:"ref,omitempty" jsonschema:"focus this element first (else the focused one gets it)"`
 	}
 	scrollArgs struct {
@@ -63,8 +64,8 @@ func inputTools() []toolAdder {
 			return s.after(ts, hover.Run(ts.sess, act.Input{Ref: in.Ref}))
 		}},
 		toolDef[keyArgs]{spec: toolSpec{name: "browser_press_key", title: "Press a key", effect: changes,
-			rules: map[string]rule{"ref": optionalRefRule},
-			desc:  "Press a key or chord (Playwright's key names: Enter, Tab, Shift+Tab, ArrowDown, Control+A, a character), on an element by ref (focused first) or on the focused one."}, handle: func(s *Server, ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
+			rules: map[string]rule{"ref": optionalRefRule, "key": {desc: keys.ArgHelp}},
+			desc:  "Press a key or chord (Playwright's key names: " + keys.Examples + ", a character), on an element by ref (focused first) or on the focused one."}, handle: func(s *Server, ts *tabState, in keyArgs) (*mcp.CallToolResult, error) {
 			return s.after(ts, press.Run(ts.sess, act.Input{Ref: in.Ref, Key: in.Key}))
 		}},
 		toolDef[scrollArgs]{spec: toolSpec{name: "browser_scroll", title: "Scroll", effect: acts,

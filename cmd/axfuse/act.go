@@ -11,6 +11,7 @@ import (
 	"github.com/axfuse/axfuse/act"
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/fuse"
+	"github.com/axfuse/axfuse/internal/keys"
 )
 
 // This file holds the act command: its declaration, its command line
@@ -20,7 +21,7 @@ import (
 func actCommand() *command {
 	return &command{name: "act", args: "--cdp ENDPOINT [flags] VERB ARGS...", run: runAct,
 		summary: "act on a ref of the attached tab, then print its new snapshot",
-		detail:  "Act on refs of the attached browser's tab (refs from an earlier snapshot --cdp, open, back, ...), then print the new snapshot. A stale, changed, covered, disabled or wrong kind of target fails, and input that would land on another element is stopped: nothing is done. type, fill and select read the outcome back: a field that then holds something else fails, naming what it holds (--submit is not pressed). After the verb only a flag's exact name is a flag; the rest is taken verbatim (\"-2\" too); after -- nothing is a flag.\nVerbs: click REF | dblclick REF | hover REF | check REF | uncheck REF | type REF TEXT [--clear] [--submit] | press REF KEY (Playwright's names: Enter, Shift+Tab, Control+A, ArrowDown, a character) | select REF OPTION | fill REF=TEXT... | scroll [REF] [down|up|PX] | scrollto REF | drag REF REF | upload REF FILE... (a file input, or what opens a file chooser).",
+		detail:  "Act on refs of the attached browser's tab (refs from an earlier snapshot --cdp, open, back, ...), then print the new snapshot. A stale, changed, covered, disabled or wrong kind of target fails, and input that would land on another element is stopped: nothing is done. type, fill and select read the outcome back: a field that then holds something else fails, naming what it holds (--submit is not pressed). After the verb only a flag's exact name is a flag; the rest is taken verbatim (\"-2\" too); after -- nothing is a flag.\nVerbs: click REF | dblclick REF | hover REF | check REF | uncheck REF | type REF TEXT [--clear] [--submit] | press REF KEY (Playwright's names: " + keys.Examples + ", a character) | select REF OPTION | fill REF=TEXT... | scroll [REF] [down|up|PX] | scrollto REF | drag REF REF | upload REF FILE... (a file input, or what opens a file chooser).",
 		example: "axfuse act --cdp http://127.0.0.1:9222 click e12\naxfuse act --cdp http://127.0.0.1:9222 type e4 \"-2\" --submit",
 		flags:   []string{"cdp", "tab", "timeout", "frame-depth", "format", "mode", "offscreen", "margin", "scope", "depth", "max-tokens", "capture", "audit", "clear", "submit", "dialog", "settle"}}
 }
