@@ -30,12 +30,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/index"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // Session is one tab and its refs.
@@ -131,15 +131,7 @@ func (s *Session) actionThen(f, after func() error) error {
 }
 
 // cut shortens s to at most n bytes, on a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func cut(s string, n int) string { return textcut.Bytes(s, n) }
 
 // most script errors one answer lists.
 const mostErrors = 5

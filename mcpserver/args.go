@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/axfuse/axfuse/internal/textcut"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -164,11 +165,11 @@ func checkString(path string, v any, s *jsonschema.Schema) error {
 		return fmt.Errorf("%s must be a string, not %s", path, kind(v))
 	}
 	if len(s.Enum) > 0 && !inEnum(str, s.Enum) {
-		return fmt.Errorf("%s %q is not one of: %s", path, cut(str, 60), enumList(s.Enum))
+		return fmt.Errorf("%s %q is not one of: %s", path, textcut.Bytes(str, 60), enumList(s.Enum))
 	}
 	if s.Pattern != "" {
 		if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(str) {
-			return fmt.Errorf("%s %q: %s", path, cut(str, 60), s.Description)
+			return fmt.Errorf("%s %q: %s", path, textcut.Bytes(str, 60), s.Description)
 		}
 	}
 	return nil
@@ -203,9 +204,9 @@ func checkObject(path string, m map[string]any, s *jsonschema.Schema) error {
 		p, ok := s.Properties[k]
 		if !ok {
 			if len(names) == 0 {
-				return fmt.Errorf("unknown argument %q: the tool takes none", cut(k, 60))
+				return fmt.Errorf("unknown argument %q: the tool takes none", textcut.Bytes(k, 60))
 			}
-			return fmt.Errorf("unknown argument %q: the tool takes %s", cut(k, 60), strings.Join(names, ", "))
+			return fmt.Errorf("unknown argument %q: the tool takes %s", textcut.Bytes(k, 60), strings.Join(names, ", "))
 		}
 		where := k
 		if path != "arguments" {
@@ -232,7 +233,7 @@ func kind(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return fmt.Sprintf("the string %q", cut(x, 40))
+		return fmt.Sprintf("the string %q", textcut.Bytes(x, 40))
 	case float64:
 		return fmt.Sprintf("the number %v", x)
 	case bool:

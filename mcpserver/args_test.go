@@ -111,6 +111,7 @@ func TestBadArgumentsAreNamed(t *testing.T) {
 		{"browser_click", map[string]any{"ref": "e1", "screenshot": "sometimes"}, "screenshot"},
 		{"browser_navigate", []any{1}, "arguments must be an object"},
 		{"browser_click", map[string]any{"ref": "g1e5"}, `ref "g1e5"`},
+		{"browser_snapshot", map[string]any{"mode": "a" + strings.Repeat("é", 40)}, `mode "a` + strings.Repeat("é", 29) + `…" is not one of`}, // cut whole runes
 		{"browser_scroll", map[string]any{"ref": "f1"}, `ref "f1"`},
 	} {
 		raw, _ := json.Marshal(tc.args)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // Policy is what the server lets an agent reach: the origins it may load,
@@ -31,13 +33,13 @@ type Policy struct {
 func (p *Policy) CheckURL(raw string) error {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Scheme == "" {
-		return fmt.Errorf("url %q: want an absolute URL such as https://example.com", cut(raw, 100))
+		return fmt.Errorf("url %q: want an absolute URL such as https://example.com", textcut.Bytes(raw, 100))
 	}
 	switch scheme := strings.ToLower(u.Scheme); scheme {
 	case "http", "https":
 	case "about", "data":
 		if len(p.AllowedOrigins) > 0 && raw != "about:blank" {
-			return fmt.Errorf("url %q: only the allowed origins may load (the server's allowed origins: %s)", cut(raw, 100), strings.Join(p.AllowedOrigins, ", "))
+			return fmt.Errorf("url %q: only the allowed origins may load (the server's allowed origins: %s)", textcut.Bytes(raw, 100), strings.Join(p.AllowedOrigins, ", "))
 		}
 		return nil
 	case "file":
@@ -46,12 +48,12 @@ func (p *Policy) CheckURL(raw string) error {
 		}
 		return nil
 	default:
-		return fmt.Errorf("url %q: %s: URLs are refused; load http or https pages", cut(raw, 100), scheme)
+		return fmt.Errorf("url %q: %s: URLs are refused; load http or https pages", textcut.Bytes(raw, 100), scheme)
 	}
 	host := strings.ToLower(u.Hostname())
 	for _, o := range p.BlockedOrigins {
 		if originMatches(o, u.Scheme, host, u.Port()) {
-			return fmt.Errorf("url %q: its origin is blocked on this server (%s)", cut(raw, 100), o)
+			return fmt.Errorf("url %q: its origin is blocked on this server (%s)", textcut.Bytes(raw, 100), o)
 		}
 	}
 	if len(p.AllowedOrigins) == 0 {
@@ -62,7 +64,7 @@ func (p *Policy) CheckURL(raw string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("url %q: its origin is not among the server's allowed origins (%s)", cut(raw, 100), strings.Join(p.AllowedOrigins, ", "))
+	return fmt.Errorf("url %q: its origin is not among the server's allowed origins (%s)", textcut.Bytes(raw, 100), strings.Join(p.AllowedOrigins, ", "))
 }
 
 // NamesOrigins: the policy allows or blocks origins, so the browser must
@@ -146,12 +148,12 @@ func (p *Policy) outputPath(name string) (string, error) {
 	if filepath.IsAbs(clean) {
 		rel, err := filepath.Rel(root, clean)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("filename %q: files are written under the server's output folder %s only; give a name relative to it", cut(name, 100), root)
+			return "", fmt.Errorf("filename %q: files are written under the server's output folder %s only; give a name relative to it", textcut.Bytes(name, 100), root)
 		}
 		clean = rel
 	}
 	if clean == "." || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("filename %q: files are written under the server's output folder %s only", cut(name, 100), root)
+		return "", fmt.Errorf("filename %q: files are written under the server's output folder %s only", textcut.Bytes(name, 100), root)
 	}
 	full := filepath.Join(root, clean)
 	// The folder it lands in must still be inside once links are followed.
@@ -164,10 +166,10 @@ func (p *Policy) outputPath(name string) (string, error) {
 		return "", err
 	}
 	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("filename %q: it leads out of the output folder %s", cut(name, 100), root)
+		return "", fmt.Errorf("filename %q: it leads out of the output folder %s", textcut.Bytes(name, 100), root)
 	}
 	if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return "", fmt.Errorf("filename %q: it is a symbolic link; files are written under %s only", cut(name, 100), root)
+		return "", fmt.Errorf("filename %q: it is a symbolic link; files are written under %s only", textcut.Bytes(name, 100), root)
 	}
 	return filepath.Join(real, filepath.Base(full)), nil
 }
@@ -179,11 +181,4 @@ func (p *Policy) outputDir() string {
 		return filepath.Join(os.TempDir(), "axfuse-mcp-output")
 	}
 	return p.OutputDir
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

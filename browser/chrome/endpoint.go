@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // An endpoint is a --cdp address resolved: the browser's own websocket,
@@ -153,12 +155,8 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+// cut shortens s to at most n bytes, on a rune boundary.
+func cut(s string, n int) string { return textcut.Bytes(s, n) }
 
 // A Page is one page tab of a browser, as `axfuse tabs` lists it.
 type Page struct {
