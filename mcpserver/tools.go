@@ -17,9 +17,17 @@ import (
 // answerArgs say how an answer is made; every tool that acts takes them,
 // and browser_snapshot takes the screenshot choice.
 type answerArgs struct {
-	Settle     float64 `json:"settle,omitempty" jsonschema:"after the action: the longest wait, in seconds, for what it caused (a navigation, its requests, timers, DOM changes, animations; not the page's background activity); default 3"`
-	Screenshot string  `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
+	Settle float64 `json:"settle,omitempty" jsonschema:"after the action: the longest wait, in seconds, for what it caused (a navigation, its requests, timers, DOM changes, animations; not the page's background activity); default 3"`
+	screenshotArg
 }
+
+// screenshotArg is the screenshot choice, of answerArgs and of
+// browser_snapshot's arguments.
+type screenshotArg struct {
+	Screenshot string `json:"screenshot,omitempty" jsonschema:"attach the annotated viewport screenshot: auto (when a target has no node: a canvas, an uncaptured frame; the default), always, or never"`
+}
+
+func (a screenshotArg) screenshotChoice() string { return a.Screenshot }
 
 func (a answerArgs) answer() answerArgs { return a }
 
@@ -29,8 +37,8 @@ type answering interface{ answer() answerArgs }
 // answerRules limit answerArgs on every tool that takes them.
 var answerRules = map[string]rule{"settle": between(0, 60), "screenshot": {enum: []string{"auto", "always", "never"}}}
 
-// choosesScreenshot is a tool's arguments that hold the screenshot
-// choice alone (browser_snapshot's).
+// choosesScreenshot is a tool's arguments that embed screenshotArg
+// alone (browser_snapshot's).
 type choosesScreenshot interface{ screenshotChoice() string }
 
 // A toolDef is one tool, declared whole (as chrome-devtools-mcp's
