@@ -79,6 +79,8 @@ func (c Chord) ModifierMask() int {
 }
 
 // hint ends every parse error: what a key may be, and where it is told.
+// It names the families of names Parse takes (F keys, KeyA, Digit1), not
+// Examples, the help texts' examples of names to press.
 const hint = `use a key name (Enter, Tab, ArrowLeft, F1..F12, KeyA, Digit1, ...), a single character, or a chord such as Control+A (docs/guide.md, "Keys")`
 
 // Parse reads a key or chord as Playwright's keyboard.press takes it.
