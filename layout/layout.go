@@ -364,8 +364,8 @@ func clipsAway(st *domsnap.Style) bool {
 			v := make([]float64, 4)
 			ok := true
 			for k, x := range f {
-				var err error
-				if v[k], err = strconv.ParseFloat(strings.TrimSuffix(x, "px"), 64); err != nil {
+				var read bool
+				if v[k], read = Px(x); !read {
 					ok = false
 				}
 			}
@@ -453,7 +453,7 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 		var pl, pt float64
 		if owner.Style >= 0 {
 			st := &c.Documents[d].Styles[owner.Style]
-			pl, pt = px(st.PaddingLeft), px(st.PaddingTop)
+			pl, pt = nonNegative(Px(st.PaddingLeft)), nonNegative(Px(st.PaddingTop))
 		}
 		content = rect{box.X + cl.X + pl, box.Y + cl.Y + pt, box.X + cl.X + cl.W - pl, box.Y + cl.Y + cl.H - pt}
 	}
@@ -500,15 +500,6 @@ func filterOpacity(filter string) float32 {
 		}
 		rest = rest[end:]
 	}
-}
-
-// px reads a computed length such as "5px" (0 when it is not one).
-func px(s string) float64 {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64)
-	if err != nil || !finite(f) || f < 0 {
-		return 0
-	}
-	return f
 }
 
 func finiteOr(f float64) float64 {

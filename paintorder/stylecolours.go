@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
 )
 
 // styleColours are what sight reads of one computed-style tuple, parsed
@@ -86,8 +87,8 @@ func svgPaint(paint, opacity string) (RGBA, bool) {
 
 // positive: a CSS length above zero ("1px", "0.5px"; "0px" and "" are not).
 func positive(length string) bool {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(length), "px"), 64)
-	return err == nil && f > 0
+	f, ok := layout.Px(strings.TrimSpace(length))
+	return ok && f > 0
 }
 
 // colours returns node i's parsed style colours.

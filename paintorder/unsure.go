@@ -4,7 +4,6 @@ package paintorder
 // that a text is withheld or left to the browser's pixels.
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -137,8 +136,8 @@ func thickDecoration(st *domsnap.Style) bool {
 	case "", "auto", "from-font":
 		return false
 	default:
-		px, err := strconv.ParseFloat(strings.TrimSuffix(th, "px"), 64)
-		return err != nil || !strings.HasSuffix(th, "px") || px >= 3
+		px, ok := layout.Px(th)
+		return !ok || !strings.HasSuffix(th, "px") || px >= 3
 	}
 }
 
