@@ -376,7 +376,7 @@ func clipsAway(st *domsnap.Style) bool {
 		}
 	}
 	switch strings.ReplaceAll(st.ClipPath, " ", "") {
-	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0px at 50% 50%)":
+	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
 		return true
 	}
 	return false
