@@ -375,7 +375,14 @@ func clipsAway(st *domsnap.Style) bool {
 			}
 		}
 	}
-	switch strings.ReplaceAll(st.ClipPath, " ", "") {
+	return ClipPathClipsAll(st.ClipPath)
+}
+
+// ClipPathClipsAll: a computed clip-path that leaves nothing of the box
+// (inset(50%), circle(0px)), compared with its spaces removed. Layout
+// drops what it clips; paint sight counts it as modelled.
+func ClipPathClipsAll(clipPath string) bool {
+	switch strings.ReplaceAll(clipPath, " ", "") {
 	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
 		return true
 	}

@@ -147,11 +147,8 @@ func set(v string) bool { return v != "" && v != "none" }
 // unmodelledClip: a clip-path other than none or one of those that clip
 // everything (layout drops that content). It clips hit testing too.
 func unmodelledClip(st *domsnap.Style) bool {
-	switch cp := strings.ReplaceAll(st.ClipPath, " ", ""); cp {
-	case "", "none", "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
-		return false
-	}
-	return true
+	cp := strings.ReplaceAll(st.ClipPath, " ", "")
+	return cp != "" && cp != "none" && !layout.ClipPathClipsAll(cp)
 }
 
 // HitUnsure: node (doc, i) or an element around it in its document is
