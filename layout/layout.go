@@ -364,8 +364,8 @@ func clipsAway(st *domsnap.Style) bool {
 			v := make([]float64, 4)
 			ok := true
 			for k, x := range f {
-				var err error
-				if v[k], err = strconv.ParseFloat(strings.TrimSuffix(x, "px"), 64); err != nil {
+				var read bool
+				if v[k], read = Px(x); !read {
 					ok = false
 				}
 			}
@@ -375,8 +375,15 @@ func clipsAway(st *domsnap.Style) bool {
 			}
 		}
 	}
-	switch strings.ReplaceAll(st.ClipPath, " ", "") {
-	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0px at 50% 50%)":
+	return ClipPathClipsAll(st.ClipPath)
+}
+
+// ClipPathClipsAll: a computed clip-path that leaves nothing of the box
+// (inset(50%), circle(0px)), compared with its spaces removed. Layout
+// drops what it clips; paint sight counts it as modelled.
+func ClipPathClipsAll(clipPath string) bool {
+	switch strings.ReplaceAll(clipPath, " ", "") {
+	case "inset(50%)", "inset(100%)", "circle(0px)", "circle(0pxatcenter)", "circle(0pxat50%50%)":
 		return true
 	}
 	return false
@@ -453,7 +460,7 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 		var pl, pt float64
 		if owner.Style >= 0 {
 			st := &c.Documents[d].Styles[owner.Style]
-			pl, pt = px(st.PaddingLeft), px(st.PaddingTop)
+			pl, pt = nonNegative(Px(st.PaddingLeft)), nonNegative(Px(st.PaddingTop))
 		}
 		content = rect{box.X + cl.X + pl, box.Y + cl.Y + pt, box.X + cl.X + cl.W - pl, box.Y + cl.Y + cl.H - pt}
 	}
@@ -464,219 +471,6 @@ func (g *Geometry) placeChild(c *domsnap.Capture, d, i, cd int, clip rect) {
 	// Opacity on the iframe hides its document as it hides any content.
 	g.Docs[cd].baseAlpha = g.Docs[d].alpha[i]
 	g.Docs[cd].baseFlags = g.Docs[d].flags[i] & (transparent | unseen)
-}
-
-// Box returns the viewport box of a node and whether it has one.
-func (g *Geometry) Box(doc, node int) (Box, bool) {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return Box{}, false
-	}
-	dg := &g.Docs[doc]
-	if dg.flags[node]&hasBox == 0 {
-		return Box{}, false
-	}
-	return dg.box(node), true
-}
-
-// FrameBox is a node's box in its own frame's viewport, where the frame's
-// scripts measure it (getBoundingClientRect): Box less the offset of the
-// frame's content in the top-level viewport.
-func (g *Geometry) FrameBox(doc, node int) (Box, bool) {
-	b, ok := g.Box(doc, node)
-	if !ok || doc == 0 {
-		return b, ok
-	}
-	d := &g.c.Documents[doc]
-	b.X -= g.Docs[doc].OffsetX + finiteOr(d.ScrollX)
-	b.Y -= g.Docs[doc].OffsetY + finiteOr(d.ScrollY)
-	return b, true
-}
-
-// box is the viewport box of a node that has one.
-func (dg *DocGeometry) box(node int) Box { return dg.boxes[node] }
-
-// shown is the part of a node's box its clips leave.
-func (dg *DocGeometry) shown(node int) rect {
-	if dg.flags[node]&hasBox == 0 {
-		return rect{}
-	}
-	return boxRect(dg.box(node)).intersect(dg.clips[dg.clip[node]])
-}
-
-// Boxes returns a node's box and shown box (Box and ShownBox) at once.
-func (g *Geometry) Boxes(doc, node int) (box, shown Box, ok bool) {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return Box{}, Box{}, false
-	}
-	dg := &g.Docs[doc]
-	if dg.flags[node]&hasBox == 0 {
-		return Box{}, Box{}, false
-	}
-	box = dg.box(node)
-	return box, boxRect(box).intersect(dg.clips[dg.clip[node]]).box(), true
-}
-
-// has reports a fact of a node, false for nodes out of range.
-func (g *Geometry) has(doc, node int, fact uint8) bool {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return false
-	}
-	return g.Docs[doc].flags[node]&fact != 0
-}
-
-// IsUnseen reports a node inside a visually-hidden element (clip or
-// clip-path cutting it to nothing): screen-reader-only content.
-func (g *Geometry) IsUnseen(doc, node int) bool { return g.has(doc, node, unseen) }
-
-// CutAway reports a laid-out node wholly outside the boxes that hide
-// what overflows them (overflow hidden or clip, contain: paint, a box of
-// no size among them), clipped away, or in SVG never rendered. Unlike
-// content scrolled out of a scrollport, nothing of it shows until the page
-// itself changes.
-func (g *Geometry) CutAway(doc, node int) bool {
-	if !g.has(doc, node, hasBox) {
-		return false
-	}
-	dg := &g.Docs[doc]
-	box := boxRect(dg.box(node))
-	in := box.intersect(dg.hides[dg.clip[node]])
-	if in.x1 < in.x0 || in.y1 < in.y0 {
-		return true // wholly outside
-	}
-	// A box of no area (an inline link around positioned content) is cut
-	// away only when it lies outside; one with area, when nothing of it is
-	// left inside.
-	return box.box() != Box{} && in.box() == Box{}
-}
-
-// CutOff reports a laid-out node that a box which hides its overflow cuts
-// (text-overflow, line-clamp, a fixed-height card): part of its box lies
-// outside that clip and part inside. cut is the clip in the document's
-// own coordinates (left, top, right, bottom, its top-level offset taken
-// back; an infinite edge where that side is not clipped), for the browser
-// to tell which characters are inside.
-func (g *Geometry) CutOff(doc, node int) (cut [4]float64, ok bool) {
-	if !g.has(doc, node, hasBox) {
-		return cut, false
-	}
-	dg := &g.Docs[doc]
-	box, hide := dg.box(node), dg.hides[dg.clip[node]]
-	in := boxRect(box).intersect(hide).box()
-	if in.W*in.H == 0 || (in.X <= box.X+0.5 && in.Y <= box.Y+0.5 && in.X+in.W >= box.X+box.W-0.5 && in.Y+in.H >= box.Y+box.H-0.5) {
-		return cut, false
-	}
-	return [4]float64{hide.x0 - dg.OffsetX, hide.y0 - dg.OffsetY, hide.x1 - dg.OffsetX, hide.y1 - dg.OffsetY}, true
-}
-
-// IsVisible reports whether a node is rendered visibly (laid out, not
-// display:none, visibility:hidden, opacity 0, nor of zero area).
-func (g *Geometry) IsVisible(doc, node int) bool { return g.has(doc, node, visible) }
-
-// FragmentsInto appends a text node's line boxes, as Fragments gives
-// them, to buf (up to max of them), allocating nothing when buf has room.
-func (g *Geometry) FragmentsInto(buf []Box, doc, node, max int) []Box {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return buf
-	}
-	l := g.c.Documents[doc].Nodes[node].Layout
-	if l == nil {
-		return buf
-	}
-	dg := &g.Docs[doc]
-	clip := boxRect(dg.shown(node).box())
-	for _, f := range l.Fragments {
-		if len(buf) >= max {
-			break
-		}
-		if !finite(f.X, f.Y, f.W, f.H) {
-			continue
-		}
-		b := rect{f.X + dg.OffsetX, f.Y + dg.OffsetY, f.X + dg.OffsetX + f.W, f.Y + dg.OffsetY + f.H}.intersect(clip).box()
-		if b.W > 0 && b.H > 0 {
-			buf = append(buf, b)
-		}
-	}
-	return buf
-}
-
-// Fragments returns a text node's line boxes in viewport coordinates,
-// clipped like the node.
-func (g *Geometry) Fragments(doc, node int) []Box {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return nil
-	}
-	l := g.c.Documents[doc].Nodes[node].Layout
-	if l == nil || len(l.Fragments) == 0 {
-		return nil
-	}
-	return g.FragmentsInto(make([]Box, 0, len(l.Fragments)), doc, node, len(l.Fragments))
-}
-
-// LinesInView returns a text node's line boxes cut to the viewport, as
-// the occlusion check counts a line in view: one peeking in by a sliver
-// at the viewport's edge shows no glyph and is left out.
-func (g *Geometry) LinesInView(doc, node int) []Box {
-	vp := g.ViewportBox(0)
-	var out []Box
-	for _, f := range g.Fragments(doc, node) {
-		if in := Intersect(f, vp); in.W >= min(8, f.W) && in.H >= min(8, f.H) && in.W*in.H > 0 {
-			out = append(out, in)
-		}
-	}
-	return out
-}
-
-// Alpha is a node's effective opacity, 0 to 1: opacity and filter
-// opacity() multiplied down its ancestors and the iframes that hold it.
-func (g *Geometry) Alpha(doc, node int) float64 {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].alpha) {
-		return 0
-	}
-	return float64(g.Docs[doc].alpha[node])
-}
-
-// IsSunk reports a node inside a positioned element of negative z-index,
-// painted under the normal flow around it.
-func (g *Geometry) IsSunk(doc, node int) bool { return g.has(doc, node, sunk) }
-
-// IsGhost reports an element at opacity 0 (or inside such an element)
-// that takes no pointer events: no one can see or click it.
-func (g *Geometry) IsGhost(doc, node int) bool { return g.has(doc, node, ghost) }
-
-// IsTangible reports whether a node can receive a click: laid out, shown,
-// not visibility:hidden (opacity does not matter).
-func (g *Geometry) IsTangible(doc, node int) bool { return g.has(doc, node, tangible) }
-
-// ShownBox returns the part of a node's box its clips leave.
-func (g *Geometry) ShownBox(doc, node int) Box {
-	if doc < 0 || doc >= len(g.Docs) || node < 0 || node >= len(g.Docs[doc].flags) {
-		return Box{}
-	}
-	return g.Docs[doc].shown(node).box()
-}
-
-// Contains reports whether node b lies in the subtree of node a (a itself
-// included) within one document.
-func (g *Geometry) Contains(doc, a, b int) bool {
-	if doc < 0 || doc >= len(g.Docs) || a < 0 || a >= len(g.Docs[doc].End) {
-		return false
-	}
-	return b >= a && b <= int(g.Docs[doc].End[a])
-}
-
-// ViewportBox is the top-level viewport grown by margin on every side.
-func (g *Geometry) ViewportBox(margin float64) Box {
-	return Box{-margin, -margin, g.Viewport.Width + 2*margin, g.Viewport.Height + 2*margin}
-}
-
-// Intersect returns the overlap of two boxes (zero when none).
-func Intersect(a, b Box) Box { return boxRect(a).intersect(boxRect(b)).box() }
-
-// InViewport reports whether a box intersects the viewport grown by margin
-// CSS px on every side.
-func (g *Geometry) InViewport(b Box, margin float64) bool {
-	return b.X+b.W > -margin && b.Y+b.H > -margin &&
-		b.X < g.Viewport.Width+margin && b.Y < g.Viewport.Height+margin
 }
 
 func finite(fs ...float64) bool {
@@ -715,49 +509,9 @@ func filterOpacity(filter string) float32 {
 	}
 }
 
-// px reads a computed length such as "5px" (0 when it is not one).
-func px(s string) float64 {
-	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64)
-	if err != nil || !finite(f) || f < 0 {
-		return 0
-	}
-	return f
-}
-
 func finiteOr(f float64) float64 {
 	if finite(f) {
 		return f
 	}
 	return 0
-}
-
-// CutText is a text in view that a box hiding its overflow cuts (CutOff):
-// the browser tells which of its characters show.
-type CutText struct {
-	Doc, Node int
-	Clip      [4]float64 // left, top, right, bottom (CutOff)
-}
-
-// CutTexts lists up to limit non-blank text nodes with a line in view
-// that a hiding box cuts, in document order.
-func CutTexts(c *domsnap.Capture, g *Geometry, limit int) []CutText {
-	var out []CutText
-	for d := range c.Documents {
-		nodes := c.Documents[d].Nodes
-		for i := range nodes {
-			n := &nodes[i]
-			if n.Type != domsnap.TextNode || n.Layout == nil || strings.TrimSpace(n.Value) == "" {
-				continue
-			}
-			clip, ok := g.CutOff(d, i)
-			if !ok || len(g.LinesInView(d, i)) == 0 {
-				continue
-			}
-			if len(out) == limit {
-				return out
-			}
-			out = append(out, CutText{Doc: d, Node: i, Clip: clip})
-		}
-	}
-	return out
 }

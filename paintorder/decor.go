@@ -1,10 +1,10 @@
 package paintorder
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/layout"
 )
 
 // Decorations: paint whose colour the capture does not record where it
@@ -25,13 +25,13 @@ func decorOf(st *domsnap.Style) (outside float64, ok bool) {
 		ok = true
 	}
 	for _, w := range []string{st.BorderTopWidth, st.BorderRightWidth, st.BorderBottomWidth, st.BorderLeftWidth} {
-		if px(w) > thinDecor {
+		if signedPx(w) > thinDecor {
 			ok = true
 		}
 	}
 	if st.OutlineStyle != "" && st.OutlineStyle != "none" {
-		if w := px(st.OutlineWidth); w > thinDecor {
-			ok, outside = true, max(outside, w+max(0, px(st.OutlineOffset)))
+		if w := signedPx(st.OutlineWidth); w > thinDecor {
+			ok, outside = true, max(outside, w+max(0, signedPx(st.OutlineOffset)))
 		}
 	}
 	for _, sh := range splitTop(st.BoxShadow) {
@@ -98,7 +98,7 @@ func shadowExtent(sh string) (ext float64, inset, shows bool) {
 			inset = true
 			continue
 		}
-		if v, err := strconv.ParseFloat(strings.TrimSuffix(f, "px"), 64); err == nil {
+		if v, ok := layout.Px(f); ok {
 			nums = append(nums, v)
 		}
 	}
@@ -125,8 +125,8 @@ func (ix *Index) decorAt(doc, i int, x, y float64) bool {
 	if !ok {
 		return true
 	}
-	x0, y0 := b.X+px(st.BorderLeftWidth), b.Y+px(st.BorderTopWidth)
-	x1, y1 := b.X+b.W-px(st.BorderRightWidth), b.Y+b.H-px(st.BorderBottomWidth)
+	x0, y0 := b.X+signedPx(st.BorderLeftWidth), b.Y+signedPx(st.BorderTopWidth)
+	x1, y1 := b.X+b.W-signedPx(st.BorderRightWidth), b.Y+b.H-signedPx(st.BorderBottomWidth)
 	return x < x0 || x >= x1 || y < y0 || y >= y1
 }
 
@@ -230,10 +230,12 @@ func splitFunctions(s string) []string {
 	return out
 }
 
-// px reads a computed length in px (0 when it is not one).
-func px(s string) float64 {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "px"), 64)
-	if err != nil {
+// signedPx is a computed length in px, spaces around it trimmed, as
+// layout.Px reads it, negative ones kept (an outline's offset); 0 when it
+// is not one.
+func signedPx(s string) float64 {
+	v, ok := layout.Px(strings.TrimSpace(s))
+	if !ok {
 		return 0
 	}
 	return v

@@ -70,7 +70,7 @@ type Index struct {
 	// for concurrent use.
 	visits int
 	// paints holds each document's painting boxes, for what a person
-	// sees (sight.go), built when first asked.
+	// sees (paintstack.go), built when first asked.
 	paints []paintDoc
 	// colourMemo holds each document's style colours, parsed as asked;
 	// the scratch slices hold the paint stacks sight builds, reused.
