@@ -6,6 +6,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/roles"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // The AX-only view follows Puppeteer's interestingOnly (puppeteer-core
@@ -125,7 +126,7 @@ func liveShown(out []string) bool {
 // nothing removed, whitespace collapsed, cut, and quoted when it would
 // close its bracket or look like another state.
 func stateValue(v string) string {
-	v = cutRunes(visibleText(v), 80)
+	v = textcut.Runes(visibleText(v), 80)
 	if v == "" || strings.ContainsAny(v, "[]\"\\") || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' }) {
 		return Quote(v)
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // Comparison sets the AX-only view beside the fused one, for people
@@ -113,7 +114,7 @@ func writeList(sb *strings.Builder, title string, items []string) {
 // pad cuts or pads s to width runes.
 func pad(s string, width int) string {
 	if n := utf8.RuneCountInString(s); n > width {
-		return cutRunes(s, width-1)
+		return textcut.Runes(s, width-1)
 	} else {
 		return s + strings.Repeat(" ", width-n)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // Diff renders what changed between two views of one document, as YAML
@@ -196,7 +197,7 @@ func (d *differ) level(old, cur []*Node) []*Node {
 // markNew copies a line that appeared, with the state "new".
 func markNew(n *Node) *Node {
 	if n.Role == "text" || n.Role == "note" {
-		return &Node{Role: "note", Text: "new " + textKey(n) + ": " + Quote(DisplayName(cutRunes(n.Text, maxTextLen)))}
+		return &Node{Role: "note", Text: "new " + textKey(n) + ": " + Quote(DisplayName(textcut.Runes(n.Text, maxTextLen)))}
 	}
 	cp := *n
 	cp.States = append(append([]string(nil), n.States...), "new")

@@ -8,6 +8,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/roles"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 var refPattern = regexp.MustCompile(index.RefPattern) // the ref grammar
@@ -64,7 +65,7 @@ func (t *Tree) Find(q Query) []Match {
 		for _, n := range ns {
 			line := Key(n)
 			if n.Role == "text" {
-				line = textKey(n) + ": " + scalar(cutRunes(n.Text, maxTextLen))
+				line = textKey(n) + ": " + scalar(textcut.Runes(n.Text, maxTextLen))
 			}
 			if q.matches(n) && !t.cutAway(n) {
 				t.giveRef(n)

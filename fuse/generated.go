@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // Generated content a person reads. CSS content can carry alternative
@@ -59,7 +60,7 @@ func (b *builder) withholdAlt(alt string, doc, dom int) {
 	}
 	item := WithheldItem{Kind: "generated", Reason: reasonAltText}
 	if b.opts.Audit {
-		item.Excerpt = cutRunes(visibleText(alt), 60)
+		item.Excerpt = textcut.Runes(visibleText(alt), 60)
 	}
 	if box, ok := b.g.Box(doc, dom); ok {
 		item.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}

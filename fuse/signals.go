@@ -6,6 +6,7 @@ import (
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/index"
 	"github.com/axfuse/axfuse/internal/roles"
+	"github.com/axfuse/axfuse/internal/textcut"
 	"github.com/axfuse/axfuse/paintorder"
 )
 
@@ -260,7 +261,7 @@ func (b *builder) rolelessName(fd *frameData, ax *domsnap.AXNode, dom int) (stri
 		return ax.Name, false
 	}
 	if t := b.textContent(fd, dom, roleless+1); t != "" {
-		return cutRunes(t, roleless), true
+		return textcut.Runes(t, roleless), true
 	}
 	if v, ok := n.Attr("title"); ok && strings.TrimSpace(v) != "" {
 		return clean(v), false
@@ -414,18 +415,6 @@ func value(ax *domsnap.AXNode) string {
 // clean collapses whitespace runs to one space and trims.
 func clean(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// cutRunes cuts s to n runes, marking the cut with "…".
-func cutRunes(s string, n int) string {
-	count := 0
-	for i := range s {
-		if count == n {
-			return s[:i] + "…"
-		}
-		count++
-	}
-	return s
 }
 
 // normalize merges adjacent text lines that joinable allows and drops

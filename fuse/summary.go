@@ -1,6 +1,10 @@
 package fuse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/axfuse/axfuse/internal/textcut"
+)
 
 // A line that stands for lines it does not print — a collapsed subtree or
 // run, a run left out for the token budget, an unchanged run of a delta —
@@ -57,7 +61,7 @@ func (m *marks) addNode(n *Node) {
 		m.more++
 		return
 	}
-	m.keys = append(m.keys, safeRole(n.Role)+" "+Quote(cutRunes(DisplayName(n.Name), maxMarkName)))
+	m.keys = append(m.keys, safeRole(n.Role)+" "+Quote(textcut.Runes(DisplayName(n.Name), maxMarkName)))
 }
 
 // addAll appends the landmarks of o, which follow those of m.

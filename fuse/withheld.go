@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/axfuse/axfuse/domsnap"
+	"github.com/axfuse/axfuse/internal/textcut"
 	"github.com/axfuse/axfuse/layout"
 	"github.com/axfuse/axfuse/paintorder"
 )
@@ -130,7 +131,7 @@ func (b *builder) withhold(kind, reason, text string, doc, dom int) {
 	}
 	item := WithheldItem{Kind: kind, Reason: reason}
 	if b.opts.Audit {
-		item.Excerpt = cutRunes(visibleText(text), 60)
+		item.Excerpt = textcut.Runes(visibleText(text), 60)
 	}
 	if box, ok := b.g.Box(doc, dom); ok {
 		item.Box = &[4]float64{round2(box.X), round2(box.Y), round2(box.W), round2(box.H)}

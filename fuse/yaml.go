@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/axfuse/axfuse/internal/textcut"
 )
 
 // The YAML follows Playwright's aria snapshot: one node a line,
@@ -43,7 +45,7 @@ func writeNode(sb *strings.Builder, n *Node, depth int) {
 	case "text":
 		sb.WriteString(textKey(n))
 		sb.WriteString(": ")
-		sb.WriteString(scalar(cutRunes(n.Text, maxTextLen)))
+		sb.WriteString(scalar(textcut.Runes(n.Text, maxTextLen)))
 		sb.WriteByte('\n')
 		return
 	case "note":
@@ -87,9 +89,9 @@ func inlineValue(n *Node) (inline string, children []*Node) {
 	children = n.Children
 	switch {
 	case n.Value != "":
-		inline = cutRunes(n.Value, maxValueLen)
+		inline = textcut.Runes(n.Value, maxValueLen)
 	case len(children) == 1 && children[0].Role == "text" && !hasProps(n):
-		inline = cutRunes(children[0].Text, maxTextLen)
+		inline = textcut.Runes(children[0].Text, maxTextLen)
 		children = nil
 	}
 	if inline != "" && (len(children) > 0 || hasProps(n)) {
@@ -123,10 +125,10 @@ func withInlinedBidi(n *Node, printedBelow []*Node) *Node {
 // children.
 func writeBody(sb *strings.Builder, n *Node, children []*Node, indent string, depth int) {
 	if n.URL != "" {
-		sb.WriteString(indent + "  - /url: " + scalar(cutRunes(n.URL, maxURLLen)) + "\n")
+		sb.WriteString(indent + "  - /url: " + scalar(textcut.Runes(n.URL, maxURLLen)) + "\n")
 	}
 	if n.Description != "" {
-		sb.WriteString(indent + "  - /description: " + scalar(cutRunes(n.Description, maxTextLen)) + "\n")
+		sb.WriteString(indent + "  - /description: " + scalar(textcut.Runes(n.Description, maxTextLen)) + "\n")
 	}
 	for _, c := range children {
 		if c.Role == "/value" {
@@ -174,7 +176,7 @@ func fittingKey(n *Node) string {
 	k := yamlKey(Key(n))
 	for limit := maxNameLen / 2; utf8.RuneCountInString(k) > maxKey && limit >= 8; limit /= 2 {
 		cp := *n
-		cp.Name = cutRunes(DisplayName(n.Name), limit)
+		cp.Name = textcut.Runes(DisplayName(n.Name), limit)
 		k = yamlKey(Key(&cp))
 	}
 	return k
@@ -230,7 +232,7 @@ func DisplayName(s string) string {
 		}
 		sb.WriteRune(r)
 	}
-	return cutRunes(sb.String(), maxNameLen)
+	return textcut.Runes(sb.String(), maxNameLen)
 }
 
 // safeRole keeps a role to the characters roles are made of; roles come
