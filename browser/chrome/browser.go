@@ -608,7 +608,9 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 			}
 		}()
 	}
-	err := f(ctx)
+	// Chrome's words for a gone document or context become typed errors
+	// (cdpcall.Classify), whichever way f called the browser.
+	err := cdpcall.Classify(f(ctx))
 	if err == nil {
 		return nil
 	}
