@@ -12,16 +12,17 @@ package chrome
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 )
@@ -153,18 +154,22 @@ func Open(ctx context.Context, opts Options) (*Browser, error) {
 func (b *Browser) connected() error {
 	b.connect.Do(func() {
 		err := bounded(b.opts.callTimeout(), func() error { _, err := chromedp.Targets(b.ctx); return err })
+		if !b.attached {
+			err = cdpcall.ClassifyLaunch(err)
+		}
+		var tooLong *cdpcall.SocketTooLongError
+		var notStarted *cdpcall.NotStartedError
 		switch {
 		case err != nil && b.attached:
 			b.connectErr = scrub(attachError(b.opts.Endpoint, err), secretsOf(b.opts.Endpoint, b.opts.Headers))
-		case err != nil && strings.Contains(err.Error(), "Socket path too long"):
+		case errors.As(err, &tooLong):
 			// Chromium puts its singleton socket below TMPDIR, and a Unix
 			// socket's path has at most 107 bytes. The directory it made
 			// for the socket stays, empty: removed here.
-			removeSingletonNamedIn(err.Error())
+			removeSingleton(tooLong.Dir)
 			b.connectErr = fmt.Errorf("the browser %s did not start: the temporary folder %s is too long a path for its singleton socket; set TMPDIR to a shorter one", b.path, os.TempDir())
-		case err != nil && strings.Contains(err.Error(), "chrome failed to start"):
-			// chromedp's words, then the browser's output, often none.
-			out := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(err.Error()), "chrome failed to start:"))
+		case errors.As(err, &notStarted):
+			out := notStarted.Output
 			if out == "" {
 				out = "it exited with no output"
 			}

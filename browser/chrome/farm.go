@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 )
 
 // Farms and their secrets. A --cdp address may carry a token in its query
@@ -108,10 +108,6 @@ func scrub(err error, secrets []string) error {
 	return scrubbed{msg, err}
 }
 
-// refusedStatus finds the HTTP status a websocket handshake was refused
-// with, in chromedp's words: unexpected status "429 Too Many Requests".
-var refusedStatus = regexp.MustCompile(`unexpected status "(\d{3})[^"]*"`)
-
 // ErrFarmRefused marks a connection a browser farm refused: wrong
 // credentials (401, 403) or no room (429, 503).
 var ErrFarmRefused = errors.New("the browser endpoint refused the connection")
@@ -120,11 +116,10 @@ var ErrFarmRefused = errors.New("the browser endpoint refused the connection")
 // farm's refusal by what to change.
 func attachError(endpoint string, err error) error {
 	where := RedactEndpoint(endpoint)
-	m := refusedStatus.FindStringSubmatch(err.Error())
-	if m == nil {
+	code := cdpcall.RefusedStatus(err)
+	if code == 0 {
 		return fmt.Errorf("attaching to %s: %w", where, err)
 	}
-	code, _ := strconv.Atoi(m[1])
 	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden:

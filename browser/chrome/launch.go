@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -99,14 +98,11 @@ func removeProfile(profile string) {
 	}
 }
 
-// tooLongSocket finds the socket path in Chromium's FATAL line.
-var tooLongSocket = regexp.MustCompile(`Socket path too long: (\S+)/SingletonSocket`)
-
-// removeSingletonNamedIn removes the empty singleton directory a browser
-// that could not start names in its output, if it lies in our temporary
+// removeSingleton removes the empty singleton directory dir a browser
+// that could not start named in its output, if it lies in our temporary
 // folder (os.Remove takes empty directories only).
-func removeSingletonNamedIn(out string) {
-	if m := tooLongSocket.FindStringSubmatch(out); m != nil && filepath.Dir(m[1]) == filepath.Clean(os.TempDir()) {
-		os.Remove(m[1])
+func removeSingleton(dir string) {
+	if dir != "" && filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+		os.Remove(dir)
 	}
 }
