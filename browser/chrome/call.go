@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -17,13 +16,41 @@ import (
 )
 
 // call runs f on the tab's own session with the per-call deadline and names
-// the step in errors.
+// the step in errors; a JavaScript dialog that opens cuts it short.
 func (t *Tab) call(step string, f func(ctx context.Context) error) error {
-	return t.callIn(t.ctx, step, f)
+	return t.callWith(t.ctx, step, cutByDialog, f)
 }
 
 // callIn is call on a given session (an out-of-process iframe's).
 func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Context) error) error {
+	return t.callWith(session, step, cutByDialog, f)
+}
+
+// callThroughDialog is call for a call that works, or must be made,
+// while a JavaScript dialog is open.
+func (t *Tab) callThroughDialog(step string, f func(ctx context.Context) error) error {
+	return t.callWith(t.ctx, step, throughDialog, f)
+}
+
+// dialogs says what a JavaScript dialog that is open, or opens, does to
+// a call.
+type dialogs int
+
+const (
+	// cutByDialog: the call waits on the page, which waits on the
+	// dialog: it is given up when one opens (ErrDialogOpen), rather than
+	// held to its deadline: a page that opens alert after alert must not
+	// hold every call for 20 s.
+	cutByDialog dialogs = iota
+	// throughDialog: the call works, or must be made, while a dialog is
+	// open: answering it, input (which may open one), loading a page, the
+	// browser's list of targets.
+	throughDialog
+)
+
+// callWith runs f on session with the per-call deadline, as d says an
+// open dialog does to it, and names the step in errors.
+func (t *Tab) callWith(session context.Context, step string, d dialogs, f func(ctx context.Context) error) error {
 	if t.gone != nil {
 		if cause := context.Cause(t.gone); cause != nil {
 			return fmt.Errorf("%s: %w", step, cause)
@@ -35,7 +62,7 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 		defer context.AfterFunc(t.gone, cancel)()
 	}
 	var dialogCut atomic.Bool
-	if !dialogProof[step] && !strings.HasPrefix(step, "navigate to ") && !strings.HasPrefix(step, "Target.") {
+	if d == cutByDialog {
 		sig := t.dialog.opened()
 		select {
 		case <-sig:

@@ -19,7 +19,7 @@ func (t *Tab) OpenDialog() *browser.Dialog { return t.dialog.Load() }
 // AnswerDialog accepts or dismisses the open dialog (text for a prompt).
 func (t *Tab) AnswerDialog(accept bool, text string) error {
 	answered := t.dialog.Load()
-	err := t.call("Page.handleJavaScriptDialog", func(ctx context.Context) error {
+	err := t.callThroughDialog("Page.handleJavaScriptDialog", func(ctx context.Context) error {
 		_, err := cdpcall.Do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
 		return err
 	})
@@ -30,13 +30,6 @@ func (t *Tab) AnswerDialog(accept bool, text string) error {
 	}
 	return err
 }
-
-// dialogProof are the calls that work, or must be made, while a dialog
-// is open; every other call waiting on the page is given up when one
-// opens (ErrDialogOpen), rather than held to its deadline: a page that
-// opens alert after alert must not hold every call for 20 s.
-var dialogProof = map[string]bool{"Page.handleJavaScriptDialog": true, "Input.dispatchMouseEvent": true, "Input.dispatchDragEvent": true, "reload": true,
-	"Input.dispatchKeyEvent": true, "Input.insertText": true}
 
 // dialogState is the JavaScript dialog open on the page (nil when none)
 // and a channel closed while one is open, replaced by an open channel
