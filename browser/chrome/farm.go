@@ -93,7 +93,8 @@ func ScrubSecrets(err error, endpoints []string, headers http.Header) error {
 	return scrub(err, append(secrets, secretsOf("", headers)...))
 }
 
-// scrub takes every secret out of err's message.
+// scrub takes every secret out of err's message: its message is err's
+// with each secret replaced, whether any was there or not.
 func scrub(err error, secrets []string) error {
 	if err == nil || len(secrets) == 0 {
 		return err
@@ -101,9 +102,6 @@ func scrub(err error, secrets []string) error {
 	msg := err.Error()
 	for _, s := range secrets {
 		msg = strings.ReplaceAll(msg, s, "…")
-	}
-	if msg == err.Error() {
-		return err
 	}
 	return scrubbed{msg, err}
 }
