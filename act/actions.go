@@ -102,20 +102,7 @@ func (s *Session) focused(t Target, g browser.Guard, nothing string) error {
 }
 
 // caretJS selects the field's text (replace) or puts the caret at its end.
-const caretJS = `function (replace) {
-  const f = this.localName === 'label' && this.control ? this.control : this;
-  const a = f.ownerDocument.activeElement;
-  const el = (a && (a === f || f.contains(a))) ? a : f;
-  if ('value' in el && el.localName !== 'select') {
-    const n = el.value.length;
-    try { el.setSelectionRange(replace ? 0 : n, n); } catch (e) { if (replace) el.select(); }
-    return;
-  }
-  const sel = el.ownerDocument.getSelection(), r = el.ownerDocument.createRange();
-  r.selectNodeContents(el);
-  if (!replace) r.collapse(false);
-  sel.removeAllRanges(); sel.addRange(r);
-}`
+var caretJS = pageFunction("caret.js")
 
 // setValueJS gives a date, time, colour or range input its value as a
 // person's choice does (input and change fire); a value the input refuses
@@ -236,21 +223,7 @@ const pickKindJS = `function () {
 // option hidden (the attribute, display:none, visibility:hidden, in a
 // hidden group) is never chosen, even when its label is the one asked
 // for (a hidden "Large" beside the shown one would take the choice).
-const selectJS = `function (want) {
-  const sel = this.localName === 'label' && this.control ? this.control : this;
-  const shown = (e) => { const cs = getComputedStyle(e); return !e.hidden && cs.display !== 'none' && cs.visibility !== 'hidden' && cs.visibility !== 'collapse'; };
-  const all = [...sel.options];
-  const opts = all.filter((o) => shown(o) && (o.parentElement === sel || o.parentElement.localName !== 'optgroup' || shown(o.parentElement)));
-  const match = (list) => list.find((o) => o.label.trim() === want || o.value === want) || list.find((o) => o.label.trim().toLowerCase() === want.trim().toLowerCase());
-  const o = match(opts);
-  if (!o && match(all)) return 'option ' + JSON.stringify(want.slice(0, 80)) + ' is hidden: no one sees it in the list';
-  if (!o) return 'no option ' + JSON.stringify(want.slice(0, 80)) + '; options are ' + JSON.stringify(opts.slice(0, 30).map((o) => o.label.trim().slice(0, 40)));
-  if (o.disabled) return 'option ' + JSON.stringify(o.label.trim().slice(0, 80)) + ' is disabled';
-  o.selected = true;
-  sel.dispatchEvent(new Event('input', { bubbles: true }));
-  sel.dispatchEvent(new Event('change', { bubbles: true }));
-  return '';
-}`
+var selectJS = pageFunction("select.js")
 
 // pickARIA clicks the option of an ARIA listbox or combobox, opening a
 // closed combobox first; the option gets the same guard as a ref.
@@ -288,19 +261,7 @@ func (s *Session) pickARIA(t Target, kind, option string) error {
 
 // findOptionJS finds a visible [role=option] by its label: inside the
 // element, in what it controls or owns, then anywhere in its document.
-const findOptionJS = `function (want) {
-  const doc = this.ownerDocument, norm = (s) => (s || '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const label = (o) => norm(o.getAttribute('aria-label') || o.textContent);
-  const shown = (o) => { const r = o.getBoundingClientRect(); return r.width > 0 && r.height > 0 && o.checkVisibility({ visibilityProperty: true }); };
-  const ids = ((this.getAttribute('aria-controls') || '') + ' ' + (this.getAttribute('aria-owns') || '')).split(/\s+/).filter(Boolean);
-  const places = [this, ...ids.map((id) => doc.getElementById(id)).filter(Boolean), doc];
-  for (const p of places) {
-    const opts = [...p.querySelectorAll('[role=option]')].filter(shown);
-    const o = opts.find((o) => label(o) === norm(want)) || opts.find((o) => label(o).includes(norm(want)));
-    if (o) return o;
-  }
-  return null;
-}`
+var findOptionJS = pageFunction("findoption.js")
 
 // chooseOption selects an <option> ref in its <select>.
 func (s *Session) chooseOption(ref string) error {
@@ -325,17 +286,7 @@ func (s *Session) chooseOption(ref string) error {
 	})
 }
 
-const chooseOptionJS = `function () {
-  const sel = this.closest('select');
-  if (!sel) return 'is an option outside any <select>';
-  if (sel.matches(':disabled') || this.disabled) return 'is disabled';
-  const shown = (e) => { const cs = getComputedStyle(e); return !e.hidden && cs.display !== 'none' && cs.visibility !== 'hidden' && cs.visibility !== 'collapse'; };
-  if (!shown(this) || (this.parentElement.localName === 'optgroup' && !shown(this.parentElement))) return 'is hidden: no one sees it in the list';
-  this.selected = true;
-  sel.dispatchEvent(new Event('input', { bubbles: true }));
-  sel.dispatchEvent(new Event('change', { bubbles: true }));
-  return '';
-}`
+var chooseOptionJS = pageFunction("chooseoption.js")
 
 // SetChecked checks or unchecks a checkbox, radio or switch (or the one a
 // label names) by clicking it when its state differs, and verifies the

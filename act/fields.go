@@ -36,21 +36,7 @@ type field struct {
 // fieldJS reads the field the guarded element stands for, one animation
 // frame after it is called: an input handler that rewrites the value
 // from a frame callback or a timer of 0 has run by then.
-const fieldJS = `async function (wait) {
-  const f = this.localName === 'label' && this.control ? this.control : this;
-  const a = f.ownerDocument.activeElement;
-  const el = (a && (a === f || f.contains(a))) ? a : f;
-  if (wait) await new Promise((done) => { requestAnimationFrame(() => setTimeout(done, 0)); setTimeout(done, 50); });
-  const input = el.localName === 'input', area = el.localName === 'textarea';
-  return {
-    value: input || area ? el.value : (el.innerText || ''),
-    editable: !input && !area,
-    secret: input && el.type === 'password',
-    keyed: input && el.selectionStart === null,
-    type: input ? el.type : '',
-    focus: el.ownerDocument.hasFocus(),
-  };
-}`
+var fieldJS = pageFunction("field.js")
 
 // focusJS gives the field the focus as element.focus() does, with no
 // pointer, and says whether its document holds the focus.

@@ -194,12 +194,10 @@ func (s *Session) parents(frame string) []string {
 }
 
 // documentGone reports an error of a call on an element whose document
-// has been replaced.
+// has been replaced (a context gone went with its document). A tab gone,
+// a closed connection or a call that got no answer in time is not one.
 func documentGone(err error) bool {
-	m := err.Error()
-	return strings.Contains(m, "context") || strings.Contains(m, "Could not find object") || strings.Contains(m, "is gone") ||
-		strings.Contains(m, "Inspected target navigated or closed") // read as the document the input replaced went
-
+	return errors.Is(err, browser.ErrDocumentGone)
 }
 
 // isBrowserError: the browser or tab is gone, not the element.

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 )
 
 // Farms and their secrets. A --cdp address may carry a token in its query
@@ -93,7 +93,8 @@ func ScrubSecrets(err error, endpoints []string, headers http.Header) error {
 	return scrub(err, append(secrets, secretsOf("", headers)...))
 }
 
-// scrub takes every secret out of err's message.
+// scrub takes every secret out of err's message: its message is err's
+// with each secret replaced, whether any was there or not.
 func scrub(err error, secrets []string) error {
 	if err == nil || len(secrets) == 0 {
 		return err
@@ -102,15 +103,8 @@ func scrub(err error, secrets []string) error {
 	for _, s := range secrets {
 		msg = strings.ReplaceAll(msg, s, "…")
 	}
-	if msg == err.Error() {
-		return err
-	}
 	return scrubbed{msg, err}
 }
-
-// refusedStatus finds the HTTP status a websocket handshake was refused
-// with, in chromedp's words: unexpected status "429 Too Many Requests".
-var refusedStatus = regexp.MustCompile(`unexpected status "(\d{3})[^"]*"`)
 
 // ErrFarmRefused marks a connection a browser farm refused: wrong
 // credentials (401, 403) or no room (429, 503).
@@ -120,11 +114,10 @@ var ErrFarmRefused = errors.New("the browser endpoint refused the connection")
 // farm's refusal by what to change.
 func attachError(endpoint string, err error) error {
 	where := RedactEndpoint(endpoint)
-	m := refusedStatus.FindStringSubmatch(err.Error())
-	if m == nil {
+	code := cdpcall.RefusedStatus(err)
+	if code == 0 {
 		return fmt.Errorf("attaching to %s: %w", where, err)
 	}
-	code, _ := strconv.Atoi(m[1])
 	status := fmt.Sprintf("%d %s", code, http.StatusText(code))
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden:

@@ -54,7 +54,7 @@ func verbList() string { return strings.Join(act.Names(), ", ") }
 // after it an argument is a flag only when it is one's exact name
 // (--submit, --dialog accept, --dialog=accept), and after "--" none is.
 func parseActFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	if err := fs.Parse(args); err != nil {
+	if err := parseSet(fs, args); err != nil {
 		return nil, err
 	}
 	var pos []string

@@ -202,9 +202,9 @@ func parseFlags(c *command, args []string) (*config, error) {
 // start with a dash ("-2"). A flag another command takes is named as such.
 func parseArgs(c *command, fs *flag.FlagSet, args []string) ([]string, error) {
 	explain := func(err error) error {
-		msg := err.Error()
-		if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-			name = strings.TrimLeft(name, "-")
+		var unknown *unknownFlagError
+		if errors.As(err, &unknown) {
+			name := unknown.name
 			dash := "--"
 			if len(name) == 1 {
 				dash = "-"
@@ -225,7 +225,7 @@ func parseArgs(c *command, fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 	var positional []string
 	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
+		if err := parseSet(fs, args); err != nil {
 			return nil, explain(err)
 		}
 		if fs.NArg() == 0 {
@@ -235,6 +235,54 @@ func parseArgs(c *command, fs *flag.FlagSet, args []string) ([]string, error) {
 		args = fs.Args()[1:]
 	}
 	return positional, nil
+}
+
+// unknownFlagError is a flag the command's flag set does not define.
+type unknownFlagError struct{ name string }
+
+func (e *unknownFlagError) Error() string { return "flag provided but not defined: -" + e.name }
+
+// parseSet is fs.Parse(args), except that a flag fs does not define is an
+// *unknownFlagError: the flags before it are parsed as Parse parses them,
+// and it is found by fs.Lookup, not read out of Parse's message.
+func parseSet(fs *flag.FlagSet, args []string) error {
+	if k, name := firstUnknownFlag(fs, args); k >= 0 {
+		if err := fs.Parse(args[:k]); err != nil {
+			return err
+		}
+		return &unknownFlagError{name}
+	}
+	return fs.Parse(args)
+}
+
+// firstUnknownFlag walks args as fs.Parse does (flags up to the first
+// argument or "--", a flag's value after it unless it is a bool flag or
+// has "=value") and gives the index and name of the first flag fs does not
+// define; -1 for none. -h and -help are Parse's (flag.ErrHelp), and a
+// flag of bad syntax is left to Parse to say.
+func firstUnknownFlag(fs *flag.FlagSet, args []string) (int, string) {
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		if len(s) < 2 || s[0] != '-' || s == "--" {
+			return -1, ""
+		}
+		name := strings.TrimPrefix(s[1:], "-")
+		if name == "" || name[0] == '-' || name[0] == '=' {
+			return -1, ""
+		}
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			if name == "help" || name == "h" {
+				return -1, ""
+			}
+			return i, name
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) && !hasValue {
+			i++ // its value
+		}
+	}
+	return -1, ""
 }
 
 // positional reads the command's arguments.

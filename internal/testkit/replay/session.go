@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/axfuse/axfuse/browser"
 )
@@ -86,7 +87,8 @@ type Call struct {
 type Error struct {
 	Text string `json:"text"`
 	// Kind is not-actionable (Problem set), still-loading, tab-gone,
-	// connection-closed, or "" for any other.
+	// connection-closed, context-gone (its document went too),
+	// document-gone, or "" for any other.
 	Kind    string `json:"kind,omitempty"`
 	Problem string `json:"problem,omitempty"`
 }
@@ -106,6 +108,10 @@ func recordError(err error) *Error {
 		e.Kind = "tab-gone"
 	case errors.Is(err, browser.ErrConnectionClosed):
 		e.Kind = "connection-closed"
+	case errors.Is(err, browser.ErrContextGone):
+		e.Kind = "context-gone"
+	case errors.Is(err, browser.ErrDocumentGone):
+		e.Kind = "document-gone"
 	}
 	return e
 }
@@ -134,8 +140,40 @@ func (e *Error) err() error {
 		cause = browser.ErrTabGone
 	case "connection-closed":
 		cause = browser.ErrConnectionClosed
+	case "context-gone":
+		cause = errors.Join(browser.ErrContextGone, browser.ErrDocumentGone)
+	case "document-gone":
+		cause = browser.ErrDocumentGone
+	case "":
+		cause = goneBefore(e.Text)
 	}
 	return &replayed{e.Text, cause}
+}
+
+// goneBefore is what an error recorded before Kind named gone contexts
+// and documents meant: such a recording holds Chrome's answer in its text
+// alone, "...: Cannot find context with specified id (-32000)". These are
+// the messages the driver reads live (browser/chrome/internal/cdpcall,
+// errors.go), ending the text as the CDP error does; nil for any other.
+func goneBefore(text string) error {
+	for _, m := range []struct {
+		message string
+		cause   error
+	}{
+		{"Cannot find context with specified id", errors.Join(browser.ErrContextGone, browser.ErrDocumentGone)},
+		{"Execution context was destroyed", errors.Join(browser.ErrContextGone, browser.ErrDocumentGone)},
+		{"Cannot find default execution context", errors.Join(browser.ErrContextGone, browser.ErrDocumentGone)},
+		{"Inspected target navigated or closed", errors.Join(browser.ErrContextGone, browser.ErrDocumentGone)},
+		{"Could not find object with given id", browser.ErrDocumentGone},
+		{"No node with given id found", browser.ErrDocumentGone},
+		{"Node with given id does not belong to the document", browser.ErrDocumentGone},
+		{"Could not find node with given id", browser.ErrDocumentGone},
+	} {
+		if strings.HasSuffix(text, " (-32000)") && strings.Contains(text, ": "+m.message) {
+			return m.cause
+		}
+	}
+	return nil
 }
 
 // Load reads a recorded session (gzip-compressed JSON).

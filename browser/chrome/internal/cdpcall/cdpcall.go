@@ -4,6 +4,10 @@
 // a page object, an expression whose DOM nodes come back as backend ids,
 // and a page-side script called briefly once installed. It knows no tab:
 // the session is always the caller's context.
+//
+// errors.go is the driver's one reader of error text, the browser's and
+// chromedp's: it gives typed errors (a gone document or context, a launch
+// that failed) and values (the status a handshake was refused with).
 package cdpcall
 
 import (

@@ -44,3 +44,31 @@ func TestClassifyReadsChromesMessagesOnce(t *testing.T) {
 		t.Error("Classify(nil) is not nil")
 	}
 }
+
+// TestLaunchAndAttachFailuresAreTyped: chromedp's words for a browser
+// that did not start, or an endpoint that refused the handshake, are read
+// here once into typed errors and values; the text stays the same.
+func TestLaunchAndAttachFailuresAreTyped(t *testing.T) {
+	tooLong := errors.New("chrome failed to start:\n[FATAL:process_singleton_posix.cc] Socket path too long: /tmp/very/long/org.chromium.Chromium.abc/SingletonSocket\n")
+	var sock *SocketTooLongError
+	if got := ClassifyLaunch(tooLong); !errors.As(got, &sock) || sock.Dir != "/tmp/very/long/org.chromium.Chromium.abc" || got.Error() != tooLong.Error() {
+		t.Errorf("too long a socket path: %#v", got)
+	}
+	var notStarted *NotStartedError
+	if got := ClassifyLaunch(errors.New("chrome failed to start:\n  not a browser\n")); !errors.As(got, &notStarted) || notStarted.Output != "not a browser" {
+		t.Errorf("not started: %#v", got)
+	}
+	if got := ClassifyLaunch(errors.New("chrome failed to start:\n")); !errors.As(got, &notStarted) || notStarted.Output != "" {
+		t.Errorf("not started, no output: %#v", got)
+	}
+	if other := errors.New("no answer within 20s"); ClassifyLaunch(other) != other || ClassifyLaunch(nil) != nil {
+		t.Error("other launch errors changed")
+	}
+	refused := fmt.Errorf("websocket handshake failed: unexpected status %q, body %q", "429 Too Many Requests", "queue full")
+	if got := RefusedStatus(refused); got != 429 {
+		t.Errorf("RefusedStatus = %d, want 429", got)
+	}
+	if RefusedStatus(errors.New("connection refused")) != 0 || RefusedStatus(nil) != 0 {
+		t.Error("a refusal found where there is none")
+	}
+}
