@@ -12,7 +12,9 @@
 //   - non-test Go code decides on an error's text (err.Error() compared,
 //     searched or matched) outside the one mapping file that turns the
 //     browser's messages into typed errors, or on another stage's prose
-//     (a capture step's name, a frame's error): stages talk in types.
+//     (a capture step's name, a frame's error): stages talk in types;
+//   - make test no longer runs the JavaScript's lint and unit tests
+//     (make js).
 //
 // What the tests find that other work on the issue is still fixing is
 // listed, by file and finding, in pending_test.go; an entry that no longer
