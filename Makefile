@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
 #   make demo   installs Chromium if missing, then snapshots the embedded demo page
-#   make test   installs Chromium if missing, then vets and runs every test but
+#   make test   lints the JavaScript and runs its unit tests (make js),
+#               installs Chromium if missing, then vets and runs every Go test but
 #               the long ones, left out by name (make test-long: the whole
 #               shared corpus, and the tests through a Browserless farm)
 GO ?= go
@@ -8,12 +9,12 @@ GO ?= go
 # loader and libc starts about 2 ms sooner (every snapshot is a process).
 export CGO_ENABLED ?= 0
 
-.PHONY: demo test test-long chromium build install bench record record-sessions
+.PHONY: demo test test-long js chromium build install bench record record-sessions
 
 demo: chromium
 	$(GO) run ./cmd/axfuse snapshot
 
-test: chromium
+test: js chromium
 	$(GO) vet ./...
 	$(GO) test -timeout 40m -skip 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./...
 
@@ -25,6 +26,11 @@ test: chromium
 # test.
 test-long: chromium
 	$(GO) test -count=1 -timeout 70m -run 'OnTheCorpus$$|ThroughAFarm$$|InEveryWidth$$' ./cmd/axfuse ./browser/chrome
+
+# The JavaScript's lint (ESLint, pinned in package.json) and unit tests
+# (*.test.cjs, under node --test); installs Node.js and the tools if missing.
+js:
+	@./scripts/js-check.sh
 
 chromium:
 	@./scripts/ensure-chromium.sh

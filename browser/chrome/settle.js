@@ -83,7 +83,7 @@
     if (attach) {
       Element.prototype.attachShadow = function attachShadow(...a) {
         const root = attach.apply(this, a);
-        try { mo.observe(root, watch); s.gen++; s.wide++; } catch (e) {}
+        try { mo.observe(root, watch); s.gen++; s.wide++; } catch (e) { /* the root is the page's all the same */ }
         return root;
       };
     }
@@ -106,7 +106,7 @@
     const setter = (proto, prop) => {
       const d = proto && Object.getOwnPropertyDescriptor(proto, prop);
       if (!d || !d.set) return;
-      Object.defineProperty(proto, prop, { ...d, set(v) { s.gen++; return d.set.call(this, v); } });
+      Object.defineProperty(proto, prop, { ...d, set(v) { s.gen++; d.set.call(this, v); } });
     };
     for (const [c, props] of [[window.HTMLInputElement, ['value', 'checked', 'indeterminate', 'valueAsNumber', 'valueAsDate']],
       [window.HTMLTextAreaElement, ['value']], [window.HTMLSelectElement, ['value', 'selectedIndex']],
@@ -123,7 +123,7 @@
     for (const c of [window.Document, window.ShadowRoot]) {
       const adopted = c && Object.getOwnPropertyDescriptor(c.prototype, 'adoptedStyleSheets');
       if (adopted && adopted.set) {
-        Object.defineProperty(c.prototype, 'adoptedStyleSheets', { ...adopted, set(v) { s.gen++; s.wide++; return adopted.set.call(this, v); } });
+        Object.defineProperty(c.prototype, 'adoptedStyleSheets', { ...adopted, set(v) { s.gen++; s.wide++; adopted.set.call(this, v); } });
       }
     }
     const cp = window.HTMLCanvasElement && HTMLCanvasElement.prototype;
@@ -270,7 +270,7 @@
       for (const type in TARGET) {
         const d = c && Object.getOwnPropertyDescriptor(c.prototype, 'on' + type);
         if (!d || !d.set) continue;
-        Object.defineProperty(c.prototype, 'on' + type, { ...d, set(v) { heard(this, type); return d.set.call(this, v); } });
+        Object.defineProperty(c.prototype, 'on' + type, { ...d, set(v) { heard(this, type); d.set.call(this, v); } });
       }
     }
     s.listened = (since) => {

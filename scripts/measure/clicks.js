@@ -64,13 +64,13 @@ function lines(snapshot) {
 function inPage(u) {
   if (u == null) return false;
   if (u.startsWith('#')) return true;
-  try { const a = new URL(u, url), b = new URL(url); return a.hash !== '' && a.origin + a.pathname + a.search === b.origin + b.pathname + b.search; } catch (e) { return false; }
+  try { const a = new URL(u, url), b = new URL(url); return a.hash !== '' && a.origin + a.pathname + a.search === b.origin + b.pathname + b.search; } catch { return false; }
 }
 
 // navigates: a same-origin link to another document.
 function navigates(u) {
   if (u == null || inPage(u)) return false;
-  try { const a = new URL(u, url), b = new URL(url); return a.origin === b.origin && !/^(javascript|mailto):/.test(u); } catch (e) { return false; }
+  try { const a = new URL(u, url), b = new URL(url); return a.origin === b.origin && !/^(javascript|mailto):/.test(u); } catch { return false; }
 }
 
 const spread = (c, k) => c.length <= k ? c : Array.from({ length: k }, (_, i) => c[Math.floor(i * c.length / k)]);
@@ -82,7 +82,7 @@ function targets(snapshot, keep = () => true) {
 }
 
 (async () => {
-  const { browser, page, port } = await openTab(url);
+  const { browser, port } = await openTab(url);
   const pages = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()).filter(t => t.type === 'page');
   if (pages.length !== 1) throw new Error(`want one page tab for both servers, the browser has ${pages.length}`);
   const bins = { before: binBefore, after: binAfter };

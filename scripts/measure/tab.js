@@ -36,7 +36,7 @@ function server(bin, port) {
     : spawn(bin, ['mcp', '--cdp', `http://127.0.0.1:${port}`, '--max-tokens', '0'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const rl = readline.createInterface({ input: child.stdout });
   const waiting = new Map(); let id = 0;
-  rl.on('line', l => { try { const d = JSON.parse(l); if (d.id && waiting.has(d.id)) { waiting.get(d.id)(d); waiting.delete(d.id); } } catch (e) {} });
+  rl.on('line', l => { try { const d = JSON.parse(l); if (d.id && waiting.has(d.id)) { waiting.get(d.id)(d); waiting.delete(d.id); } } catch { /* not a JSON-RPC message */ } });
   child.on('exit', () => { for (const [, r] of waiting) r({ error: { message: 'server exited' } }); waiting.clear(); });
   const call = (method, params) => new Promise(r => {
     const i = ++id;

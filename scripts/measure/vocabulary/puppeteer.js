@@ -44,7 +44,7 @@ function toPuppeteer(node, base) {
   return out;
 }
 
-function resolve(u, base) { try { return new URL(u, base).href; } catch (e) { return u; } }
+function resolve(u, base) { try { return new URL(u, base).href; } catch { return u; } }
 
 // tree is axfuse's whole --mode ax observation as Puppeteer's root.
 function tree(out, base) {

@@ -47,7 +47,7 @@ async function main() {
     `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1', '--window-size=1280,720',
     `--user-data-dir=/tmp/vocab-profile-${process.pid}`, 'about:blank'], { stdio: 'ignore' });
   const endpoint = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) { try { await fetch(endpoint + '/json/version'); break; } catch (e) { await sleep(100); } }
+  for (let i = 0; i < 100; i++) { try { await fetch(endpoint + '/json/version'); break; } catch { await sleep(100); } }
   const pwBrowser = await chromium.connectOverCDP(endpoint);
   const page = pwBrowser.contexts()[0].pages()[0];
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -47,7 +47,7 @@ function leading(s) { return s.length - s.trimStart().length; }
 
 function textNode(v) {
   if (typeof v === 'string' && /^\/.*\/$/.test(v) && v.length > 1) {
-    try { return { role: 'text', textRe: new RegExp(v.slice(1, -1)) }; } catch (e) { /* a bad regex reads as a string */ }
+    try { return { role: 'text', textRe: new RegExp(v.slice(1, -1)) }; } catch { /* a bad regex reads as a string */ }
   }
   return { role: 'text', text: String(v) };
 }
@@ -80,7 +80,7 @@ function splitKey(body) {
 }
 
 function scalar(s) {
-  if (s.startsWith('"')) { try { return JSON.parse(s); } catch (e) { return s.slice(1, -1); } }
+  if (s.startsWith('"')) { try { return JSON.parse(s); } catch { return s.slice(1, -1); } }
   if (s.startsWith("'")) return s.slice(1, -1).replace(/''/g, "'");
   return s;
 }
@@ -89,18 +89,18 @@ function scalar(s) {
 function parseKey(key) {
   const node = { role: '', attrs: {}, props: {}, children: [] };
   let s = key.trim();
-  const r = /^[^\s"\/\[]+/.exec(s);
+  const r = /^[^\s"/[]+/.exec(s);
   node.role = r ? r[0] : '';
   s = s.slice(node.role.length).trim();
   if (s.startsWith('"')) {
     let j = 1;
     for (; j < s.length; j++) { if (s[j] === '\\') { j++; continue; } if (s[j] === '"') break; }
-    try { node.name = JSON.parse(s.slice(0, j + 1)); } catch (e) { node.name = s.slice(1, j); }
+    try { node.name = JSON.parse(s.slice(0, j + 1)); } catch { node.name = s.slice(1, j); }
     s = s.slice(j + 1).trim();
   } else if (s.startsWith('/')) {
     let j = 1;
     for (; j < s.length; j++) { if (s[j] === '\\') { j++; continue; } if (s[j] === '/') break; }
-    try { node.nameRe = new RegExp(s.slice(1, j)); } catch (e) { node.name = s.slice(0, j + 1); } // a bad regex reads as a string
+    try { node.nameRe = new RegExp(s.slice(1, j)); } catch { node.name = s.slice(0, j + 1); } // a bad regex reads as a string
     s = s.slice(j + 1).trim();
   }
   for (const a of s.matchAll(/\[([^\]=]+)(?:=([^\]]*))?\]/g)) node.attrs[a[1]] = a[2] === undefined ? 'true' : a[2];
@@ -170,7 +170,7 @@ function matchesNode(got, want) {
 
 function propMatches(got, want) {
   if (/^\/.*\/$/.test(want) && want.length > 1) {
-    try { return new RegExp(want.slice(1, -1)).test(got); } catch (e) { /* a bad regex reads as a string */ }
+    try { return new RegExp(want.slice(1, -1)).test(got); } catch { /* a bad regex reads as a string */ }
   }
   return ws(got) === ws(want);
 }
