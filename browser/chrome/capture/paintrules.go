@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -200,7 +200,7 @@ func (e *Engine) evaluateInFrameWorld(ctx, session context.Context, frame string
 		}
 		params.ContextID = world
 		res, err := cdpcall.Do(ctx, runtime.Evaluate, params)
-		if err != nil && !fresh && !made && strings.Contains(err.Error(), "context") {
+		if !fresh && !made && errors.Is(err, browser.ErrContextGone) {
 			continue // the world went with its document
 		}
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"image/draw"
 	"image/png"
 	"math"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -120,12 +119,15 @@ func (e *Engine) TextPixels(ctx context.Context, probes []TextProbe) ([]PixelVer
 
 // pixelError is err on one line: a script's exception keeps its first
 // line, not its stack.
-func pixelError(err error) error {
-	if strings.Contains(err.Error(), "\n") {
-		return errors.New("text pixels: " + cdpcall.OneLine(err.Error()))
-	}
-	return fmt.Errorf("text pixels: %w", err)
-}
+func pixelError(err error) error { return oneLineError{err} }
+
+// oneLineError reads as its error's first line (cdpcall.OneLine), after
+// "text pixels: ", and unwraps to it.
+type oneLineError struct{ err error }
+
+func (e oneLineError) Error() string { return "text pixels: " + cdpcall.OneLine(e.err.Error()) }
+
+func (e oneLineError) Unwrap() error { return e.err }
 
 // pixelRun is one TextPixels call.
 type pixelRun struct {

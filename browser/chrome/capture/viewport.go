@@ -11,7 +11,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -584,7 +583,7 @@ func (e *Engine) evaluateInWorld(ctx context.Context, top frameInfo, params runt
 		}
 		params.ContextID = world
 		res, err := cdpcall.Do(ctx, runtime.Evaluate, params)
-		if err != nil && attempt == 0 && strings.Contains(err.Error(), "Cannot find context") {
+		if attempt == 0 && errors.Is(err, browser.ErrContextGone) {
 			// The world went with a document the frame tree had not yet
 			// let go of: make it anew, once.
 			e.forgetWorld()
