@@ -92,9 +92,23 @@ type neverQuiet struct{ loader, why string }
 
 const closedShadow = "the page has a closed shadow root"
 
-// customDefined begins quiet.js's answer for a page with a defined custom
-// element.
+// customDefined is why no capture of a page with a defined custom
+// element is kept.
 const customDefined = "a custom element is defined"
+
+// watchVerdict is what quiet.js answered: quiet (nothing changed since
+// the watch the last capture armed), else why not, and cause, the kind of
+// change that keeps every later capture from being reused (causeCustom,
+// "" for none); gen numbers the watch armed anew.
+type watchVerdict struct {
+	quiet      bool
+	why, cause string
+	gen        int
+}
+
+// causeCustom is quiet.js's cause for a page with a defined custom
+// element.
+const causeCustom = "custom"
 
 // neverQuiet says why no capture of the page in frames is kept, "" when
 // one may be.
@@ -114,8 +128,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 	start := time.Now()
 	q := e.quiet.Load()
 	var chk quietCheck
-	var quiet bool
-	var why string
+	var verdict watchVerdict
 	var wg sync.WaitGroup
 	watch := func(top frameInfo) {
 		gen, specGen := 0, 0
@@ -125,7 +138,8 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 		if m := e.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
 			specGen = m.gen // the viewport memo's pass names what changed since
 		}
-		quiet, why, chk.gen, chk.spec = e.quietWatch(top, gen, q != nil && q.shadows, specGen)
+		verdict, chk.spec = e.quietWatch(top, gen, q != nil && q.shadows, specGen)
+		chk.gen = verdict.gen
 	}
 	perf := func() { chk.counts, chk.ok = e.perfCounts() }
 	// With a capture kept, the page is most likely the one it was: the
@@ -162,7 +176,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 	}
 	wg.Go(counts.wait)
 	wg.Wait()
-	chk.why = e.notQuiet(q, o, frames, quiet, why, &chk, counts)
+	chk.why = e.notQuiet(q, o, frames, verdict, &chk, counts)
 	step := "quiet check"
 	if chk.why != "" {
 		step += ": " + chk.why
@@ -172,9 +186,9 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 }
 
 // notQuiet says why the kept capture q cannot serve the capture about to
-// begin ("" when it can), given what the watch said (quiet, why) and the
-// counters read.
-func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
+// begin ("" when it can), given what the watch said and the counters
+// read.
+func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, verdict watchVerdict, chk *quietCheck, counts *pageCounts) string {
 	switch {
 	case q == nil:
 		chk.reuse = domsnap.ReuseNoneKept
@@ -188,11 +202,11 @@ func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frame
 		return "other capture options"
 	case len(frames) != 1 || !slices.Equal(frames, q.frames):
 		return "the frames changed"
-	case !quiet:
-		if strings.HasPrefix(why, customDefined) {
+	case !verdict.quiet:
+		if verdict.cause == causeCustom {
 			e.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
 		}
-		return why
+		return verdict.why
 	case !chk.ok || chk.counts != q.counts:
 		return "the page was restyled or laid out, or its listeners changed"
 	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
@@ -288,7 +302,7 @@ var quietKey = func() string {
 // the viewport memo's pass, the same call asks that memo which kept nodes
 // changed since (specOf in viewport.js): those whose AX nodes the next
 // pass will likely want (spec, nil for none).
-func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet bool, why string, next int, spec *axSpec) {
+func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (watchVerdict, *axSpec) {
 	short, install := cdpcall.InstalledCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
 		const vs = %[4]d > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
 		const v = vs && vs.doc === document ? vs.get(%[1]q) : null;
@@ -296,16 +310,21 @@ func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (qui
 		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, e.memoToken(), gen, walk, specGen, maxSpec))
 	raw, err := e.installedInWorld("quiet watch", top, short, install)
 	if err != nil {
-		return false, "the watch: " + err.Error(), 0, nil
+		return watchVerdict{why: "the watch: " + err.Error()}, nil
 	}
 	text, nodes, _, err := decodeTextAndNodes(raw, 2)
-	var got, verdict []json.RawMessage
-	if err != nil || json.Unmarshal([]byte(text), &got) != nil || len(got) != 2 ||
-		json.Unmarshal(got[0], &verdict) != nil || len(verdict) != 3 || json.Unmarshal(verdict[0], &quiet) != nil ||
-		json.Unmarshal(verdict[1], &why) != nil || json.Unmarshal(verdict[2], &next) != nil {
-		return false, "the watch: unexpected result shape", 0, nil
+	var got []json.RawMessage
+	var v struct {
+		Quiet *bool   `json:"quiet"`
+		Why   *string `json:"why"`
+		Cause string  `json:"cause"`
+		Gen   *int    `json:"gen"`
 	}
-	return quiet, why, next, axSpecOf(got[1], nodes, specGen)
+	if err != nil || json.Unmarshal([]byte(text), &got) != nil || len(got) != 2 ||
+		json.Unmarshal(got[0], &v) != nil || v.Quiet == nil || v.Why == nil || v.Gen == nil {
+		return watchVerdict{why: "the watch: unexpected result shape"}, nil
+	}
+	return watchVerdict{quiet: *v.Quiet, why: *v.Why, cause: v.Cause, gen: *v.Gen}, axSpecOf(got[1], nodes, specGen)
 }
 
 // perfCounts reads the renderer's counters (the domain is enabled once).
