@@ -420,9 +420,9 @@ func (e *Engine) passOnce(o browser.CaptureOptions, before []frameInfo, p *parts
 		spec.start(e, memo)
 		listened = e.askListened(memo.listenSeq)
 	}
-	if e.beforePass != nil {
+	if e.opts.Seams != nil && e.opts.Seams.BeforePass != nil {
 		spec.answers(true)
-		e.beforePass()
+		e.opts.Seams.BeforePass()
 	}
 	pass, err := e.viewportPass(before[0], o.Margin, minElements, p, memo, noMemo)
 	if err == nil && memo != nil && minElements > 0 && pass.res.Walked < minElements {
@@ -435,8 +435,8 @@ func (e *Engine) passOnce(o browser.CaptureOptions, before []frameInfo, p *parts
 		}
 		return nil, nil, err
 	}
-	if e.afterPass != nil {
-		e.afterPass()
+	if e.opts.Seams != nil && e.opts.Seams.AfterPass != nil {
+		e.opts.Seams.AfterPass()
 	}
 	return pass, listened, nil
 }
