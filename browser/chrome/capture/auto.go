@@ -26,20 +26,6 @@ const AutoMinElements = 400
 // capture never asks for (measured: docs/decisions).
 const autoMinText = 30000
 
-// longTextJS tells whether the document's text reaches min characters,
-// reading no further than that.
-const longTextJS = `(min) => {
-	const w = document.createTreeWalker(document.body || document.documentElement || document, NodeFilter.SHOW_TEXT);
-	let total = 0;
-	for (let t = w.nextNode(); t; t = w.nextNode()) {
-		const p = t.parentNode ? t.parentNode.nodeName : '';
-		if (p === 'SCRIPT' || p === 'STYLE' || p === 'NOSCRIPT' || p === 'TEMPLATE') continue;
-		total += t.data.length;
-		if (total >= min) return true;
-	}
-	return false;
-}`
-
 // autoMaxKeptShare: when the nodes meeting the viewport outnumber this share
 // of the page's elements, auto mode takes the full capture after all: one
 // getPartialAXTree per kept node then costs more than the whole tree. (Not
@@ -141,27 +127,21 @@ func (e *Engine) fallBack(o browser.CaptureOptions, before []frameInfo, pass *pa
 	return nil
 }
 
-// canvasesInViewJS counts the document's <canvas> elements whose box meets
-// the viewport.
-const canvasesInViewJS = `(() => {
-	let canvases = 0;
-	for (const c of document.getElementsByTagName('canvas')) {
-		const r = c.getBoundingClientRect();
-		if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight) canvases++;
-	}
-	return canvases;
-})`
-
 // smallPage tells, for auto mode, whether the page is under minElements
 // elements and little text, in an expression of its own: on such a page
 // (most of the corpus) the full capture follows, and compiling and running
 // the whole pass only to learn its size cost 3–6 ms of a ~50 ms snapshot,
 // where this costs well under one.
 func (e *Engine) smallPage(top frameInfo, minElements int) (*viewResult, error) {
-	expr := fmt.Sprintf(`(() => { const n = document.getElementsByTagName('*').length;
-		return [n < %d && !(%s)(%d), n, (%s)()]; })()`, minElements, longTextJS, autoMinText, canvasesInViewJS)
+	expr, err := pageCall("pageSize", struct {
+		MinElements int `json:"minElements"`
+		MinText     int `json:"minText"`
+	}{minElements, autoMinText}, pageSizeJS)
+	if err != nil {
+		return nil, err
+	}
 	var raw []byte
-	err := e.call("page size", func(ctx context.Context) error {
+	err = e.call("page size", func(ctx context.Context) error {
 		r, err := e.evaluateInWorld(ctx, top, runtime.EvaluateParams{Expression: expr, ReturnByValue: new(true)})
 		if err == nil && r.Result != nil {
 			raw = r.Result.Value

@@ -23,7 +23,7 @@ function hideTexts(token, hide = [], pin = []) {
         ' { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; -webkit-text-stroke-width: 0 !important; }');
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       run.sheet = sheet;
-    } catch (e) {}
+    } catch (e) { /* no constructed sheets here: the pseudo elements keep their colours */ }
   }
   const SVG = [['fill', 'transparent'], ['stroke', 'transparent']];
   const PIN = ['color', '-webkit-text-fill-color', 'text-shadow', '-webkit-text-stroke-width',

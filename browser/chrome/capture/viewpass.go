@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
@@ -28,9 +27,6 @@ import (
 // probeStep is the spacing (CSS px) of the grid of hit-test probes that
 // order painted boxes.
 const probeStep = 48
-
-//go:embed viewport.js
-var viewportJS string
 
 // viewportKey names the installed pass in the isolated world.
 var viewportKey = func() string {
@@ -213,7 +209,7 @@ func (e *Engine) installedInWorld(step string, top frameInfo, short, install str
 func (e *Engine) viewportPass(top frameInfo, margin float64, minElements int, p *parts, memo *viewMemo, noMemo string) (*passOut, error) {
 	start := time.Now()
 	maxShare := 0.0
-	canvases := "(" + canvasesInViewJS + ")()"
+	canvases := -1 // viewport.js counts them
 	expect := 0
 	if memo != nil {
 		// The page was measured at the memo's pass: its share rule stands.
@@ -226,18 +222,20 @@ func (e *Engine) viewportPass(top frameInfo, margin float64, minElements int, p 
 		if res.Walked >= minElements { // not a page taken for its text alone
 			maxShare = autoMaxKeptShare
 		}
-		canvases = strconv.Itoa(res.Canvases) // counted already
+		canvases = res.Canvases // counted already
 	}
-	props, _ := json.Marshal(domsnap.StyleProperties)
 	if math.IsNaN(margin) || margin < 0 || margin > 1e6 {
 		margin = 0
+	}
+	args, err := json.Marshal(passArgs{Margin: margin, Step: probeStep, MaxKept: maxKeptNodes, StyleProps: domsnap.StyleProperties,
+		MaxShare: maxShare, Expect: expect, Token: e.memoToken(), Canvases: canvases})
+	if err != nil {
+		return nil, err
 	}
 	// The pass is installed once in the world (under its source's hash):
 	// V8 keeps its optimized code from one capture to the next, and later
 	// calls do not send it.
-	call := fmt.Sprintf(`const r = f(%g, %d, %d, %s, %g, %d, %q); return [r[0], r[1], %s];`,
-		margin, probeStep, maxKeptNodes, props, maxShare, expect, e.memoToken(), canvases)
-	short, install := cdpcall.InstalledCall(viewportKey, viewportJS, call)
+	short, install := cdpcall.InstalledCall(viewportKey, viewportJS, "return f("+string(args)+");")
 	raw, err := e.installedInWorld("viewport pass", top, short, install)
 	if err != nil {
 		return nil, err
@@ -271,6 +269,20 @@ func (e *Engine) viewportPass(top frameInfo, margin float64, minElements int, p 
 		}
 	}
 	return pass, nil
+}
+
+// passArgs are viewport.js's arguments (viewportPass there tells them);
+// Canvases, the canvases in view when counted already, is -1 for the pass
+// to count them.
+type passArgs struct {
+	Margin     float64  `json:"margin"`
+	Step       int      `json:"step"`
+	MaxKept    int      `json:"maxKept"`
+	StyleProps []string `json:"styleProps"`
+	MaxShare   float64  `json:"maxShare"`
+	Expect     int      `json:"expect"`
+	Token      string   `json:"token"`
+	Canvases   int      `json:"canvases"`
 }
 
 // passOut is what the viewport pass found: its result, and the nodes it
