@@ -133,9 +133,16 @@ type paintRules struct {
 func (e *Engine) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintRules, error) {
 	session := e.page.SessionFor(doc.FrameID)
 	var raw []byte
-	err := e.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
+	expr, err := pageCall("paintRules", struct {
+		MaxFirst int `json:"maxFirst"`
+		MaxLinks int `json:"maxLinks"`
+	}{maxFirstLines, maxVisitedLinks}, paintRulesJS)
+	if err != nil {
+		return nil, err
+	}
+	err = e.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
 		res, err := e.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
-			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", paintRulesJS, maxFirstLines, maxVisitedLinks),
+			Expression:           expr,
 			SerializationOptions: cdpcall.NodeSerialization(2),
 		})
 		if err != nil {
