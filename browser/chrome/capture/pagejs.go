@@ -11,7 +11,7 @@ import (
 // *.test.cjs); the Go side joins the ones a call needs into one function,
 // whose body declares them all and calls the entry function.
 
-//go:embed pixels.js pixelhide.js pagesize.js viewport.js dom.js roles.js geometry.js walk.js finish.js describe.js memo.js
+//go:embed images.js tails.js quiet.js paintrules.js pixels.js pixelhide.js pagesize.js viewport.js dom.js roles.js geometry.js walk.js finish.js describe.js memo.js
 var pageScripts embed.FS
 
 // script is the page script of that name.
@@ -30,6 +30,16 @@ var pixelsJS, pixelHideJS = script("pixels.js"), script("pixelhide.js")
 var viewportJS = pageArrow("viewportCall", script("viewport.js"), script("dom.js"), script("roles.js"),
 	script("geometry.js"), script("walk.js"), script("finish.js"), script("describe.js"), script("memo.js"),
 	script("pagesize.js"))
+
+// imagesJS reads named images' own pixels (images.go); tailsJS the shown
+// part of texts a box cuts (tails.go).
+var imagesJS, tailsJS = pageFunction("imagesShown", script("images.js")), pageFunction("textTails", script("tails.js"))
+
+// quietJS is the quiet check's watch (quiet.go), installed in the world.
+var quietJS = pageFunction("quietWatch", script("quiet.js"))
+
+// paintRulesJS reads the ::first-line and :visited rules (paintrules.go).
+var paintRulesJS = script("paintrules.js")
 
 // pageSizeJS is auto mode's page size (auto.go).
 var pageSizeJS = script("pagesize.js")

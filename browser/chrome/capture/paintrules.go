@@ -29,9 +29,6 @@ import (
 // are unsure where those colours would change the verdict, settled by
 // the pixels. A page without such rules pays one call per document.
 
-//go:embed paintrules.js
-var paintRulesJS string
-
 const (
 	// maxFirstLines bounds the elements taken from one document.
 	maxFirstLines = 200

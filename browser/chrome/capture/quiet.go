@@ -41,9 +41,6 @@ import (
 // captured each time. The watch is armed before each capture reads the
 // page, so a change during a capture refuses the next reuse.
 
-//go:embed quiet.js
-var quietJS string
-
 // quietMemo is the tab's last capture and what the page looked like when
 // it began.
 type quietMemo struct {
