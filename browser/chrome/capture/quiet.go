@@ -237,10 +237,10 @@ func (e *Engine) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o 
 	if refuse == "" {
 		refuse = chk.never
 	}
-	m, why := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
+	m, why, never := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
 	if m == nil {
 		e.quietLost.Store(&why)
-		if why == closedShadow && len(chk.frames) > 0 {
+		if never && len(chk.frames) > 0 {
 			e.quietNever.Store(&neverQuiet{chk.frames[0].loader, why})
 		}
 		return
@@ -250,42 +250,43 @@ func (e *Engine) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o 
 }
 
 // quietMemoOf is what a capture leaves for reuse, or why it leaves none
-// (refuse, when the caller knows already). walked says the check's watch
-// walked the shadow roots.
-func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *pageCounts, walked bool) (*quietMemo, string) {
+// (refuse, when the caller knows already); never says no capture of the
+// document will be left (a closed shadow root). walked says the check's
+// watch walked the shadow roots.
+func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *pageCounts, walked bool) (m *quietMemo, why string, never bool) {
 	switch {
 	case refuse != "":
-		return nil, refuse
+		return nil, refuse, false
 	case c == nil:
-		return nil, "the capture failed"
+		return nil, "the capture failed", false
 	case len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1:
-		return nil, "the page has frames"
+		return nil, "the page has frames", false
 	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
-		return nil, "the page's watch or counters could not be read"
+		return nil, "the page's watch or counters could not be read", false
 	case c.Frames[0].Error != "" || c.Frames[0].LoaderID != chk.frames[0].loader:
-		return nil, "the document changed during the capture"
+		return nil, "the document changed during the capture", false
 	case len(c.Hits) > 0:
-		return nil, "the capture holds hit tests"
+		return nil, "the capture holds hit tests", false
 	}
 	open := false
 	for _, n := range c.Documents[0].Nodes {
 		switch {
 		case n.ShadowRootType == "closed":
-			return nil, closedShadow
+			return nil, closedShadow, true
 		case n.ShadowRootType == "open", n.Type == 1 && strings.Contains(n.Name, "-"):
 			open = true // walked by the watch: shadow roots, custom elements
 		}
 	}
 	kept := *c // the caller's copy may gain timings and hit tests
 	kept.Timings, kept.Hits = nil, nil
-	m := &quietMemo{capture: &kept, frames: chk.frames, gen: chk.gen, counts: chk.counts,
+	m = &quietMemo{capture: &kept, frames: chk.frames, gen: chk.gen, counts: chk.counts,
 		wide: counts.wide, listen: counts.listenSeq, shadows: open}
 	if open && !walked {
 		// The watch did not observe the shadow roots during this capture:
 		// the next one walks them and may be kept.
 		m.gen = 0
 	}
-	return m, ""
+	return m, "", false
 }
 
 // quietKey names the installed watch in the isolated world.
