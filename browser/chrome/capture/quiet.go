@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -301,11 +300,21 @@ var quietKey = func() string {
 // changed since (specOf in viewport.js): those whose AX nodes the next
 // pass will likely want (spec, nil for none).
 func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (watchVerdict, *axSpec) {
-	short, install := cdpcall.InstalledCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
-		const vs = %[4]d > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
-		const v = vs && vs.doc === document ? vs.get(%[1]q) : null;
-		const s = v && typeof v.specOf === 'function' ? v.specOf(%[4]d, %[5]d) : null;
-		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, e.memoToken(), gen, walk, specGen, maxSpec))
+	args, err := json.Marshal(struct {
+		Token   string `json:"token"`
+		Gen     int    `json:"gen"`
+		Walk    bool   `json:"walk"`
+		SpecGen int    `json:"specGen"`
+		MaxSpec int    `json:"maxSpec"`
+	}{e.memoToken(), gen, walk, specGen, maxSpec})
+	if err != nil {
+		return watchVerdict{why: "the watch: " + err.Error()}, nil
+	}
+	short, install := cdpcall.InstalledCall(quietKey, quietJS, `const a = `+string(args)+`; const q = f(a);
+		const vs = a.specGen > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
+		const v = vs && vs.doc === document ? vs.get(a.token) : null;
+		const s = v && typeof v.specOf === 'function' ? v.specOf(a.specGen, a.maxSpec) : null;
+		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`)
 	raw, err := e.installedInWorld("quiet watch", top, short, install)
 	if err != nil {
 		return watchVerdict{why: "the watch: " + err.Error()}, nil

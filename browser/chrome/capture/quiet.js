@@ -9,7 +9,7 @@
 // and the viewport, the focused element, the URL, every form control's
 // value and state, and the style sheets' rule counts.
 //
-// quietWatch(token, gen, walk) is {quiet, why, cause, gen}: quiet says
+// quietWatch({token, gen, walk}) is {quiet, why, cause, gen}: quiet says
 // nothing changed since the watch numbered gen was armed (why says what
 // did, and cause is 'custom' when that is a defined custom element); in
 // any case the watch is armed anew, numbered gen. walk (the last capture
@@ -18,7 +18,7 @@
 // ElementInternals can change its role, name and states with no trace
 // anywhere. Style edits, layouts and listeners that leave no trace here
 // are Go's to check (Performance.getMetrics).
-function quietWatch(token, gen, walk) {
+function quietWatch({ token, gen, walk }) {
   const key = '__axfuseQuiet';
   const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   // The DOM's own accessors: a page's named elements shadow document's

@@ -55,7 +55,7 @@ function page(elements = []) {
   return {
     document, window,
     // check calls the watch and gives its answer as plain data.
-    check: (gen, walk = false) => ({ ...watch('token', gen, walk) }),
+    check: (gen, walk = false) => ({ ...watch({ token: 'token', gen, walk }) }),
     mutate: () => { for (const o of observers) o.queue.push({ type: 'attributes', target: els[0] || document, addedNodes: [] }); },
   };
 }
