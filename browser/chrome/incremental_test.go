@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser"
+	"github.com/axfuse/axfuse/browser/chrome/capture"
+	"github.com/axfuse/axfuse/browser/chrome/internal/testseam"
 	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 	"github.com/axfuse/axfuse/internal/testkit/ci"
@@ -71,12 +73,23 @@ func inputStep(name, sel string, hover bool, want int) incStep {
 	}, want}
 }
 
+// seamed gives tab a capture engine whose steps the test reaches
+// (package testseam), in place of its own: call it before the tab's
+// first capture.
+func seamed(tab *Tab) *testseam.Seams {
+	s := &testseam.Seams{}
+	o := tab.browser.engineOptions()
+	o.Seams = s
+	tab.eng = capture.New(enginePage{tab}, o)
+	return s
+}
+
 // captureWhole captures as if the tab had no memo (a whole walk, every
 // node asked), under a memo name of its own so that the tab's memo and its
 // record of changes stay as they were.
-func captureWhole(t *testing.T, tab *Tab, o browser.CaptureOptions) *domsnap.Capture {
+func captureWhole(t *testing.T, seams *testseam.Seams, o browser.CaptureOptions) *domsnap.Capture {
 	t.Helper()
-	c, err := tab.eng.CaptureAfresh(o)
+	c, err := seams.CaptureAfresh(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,6 +297,7 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(strings.TrimSuffix(filepath.Base(tc.page), ".html")+"-"+string(tc.mode), func(t *testing.T) {
 			tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 3*time.Minute)
+			seams := seamed(tab)
 			if err := tab.Navigate(base+"/"+tc.page, 0); err != nil {
 				t.Fatal(err)
 			}
@@ -321,7 +335,7 @@ func TestIncrementalCaptureEqualsWhole(t *testing.T) {
 						t.Errorf("%s: incremental %v, want %v (%s)", st.name, got, st.want == reuse, passStep(c))
 					}
 				}
-				sameCapture(t, st.name, c, captureWhole(t, tab, o))
+				sameCapture(t, st.name, c, captureWhole(t, seams, o))
 			}
 		})
 	}
@@ -362,6 +376,7 @@ func BenchmarkIncrementalCapture(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer tab.Close()
+	seams := seamed(tab)
 	if err := tab.Navigate(srv.URL+"/incremental/table.html", 0); err != nil {
 		b.Fatal(err)
 	}
@@ -390,7 +405,7 @@ func BenchmarkIncrementalCapture(b *testing.B) {
 				b.StopTimer()
 				change()
 				if kind == "whole" {
-					tab.eng.ForgetMemo()
+					seams.ForgetMemo()
 				}
 				b.StartTimer()
 				start := time.Now()
@@ -442,6 +457,7 @@ func TestIncrementalCaptureOnTheCorpus(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer srv.Close()
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 15*time.Minute)
+	seams := seamed(tab)
 	o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
 	compared, moving, incrementals, unloaded := 0, 0, 0, 0
 	for _, p := range pages {
@@ -457,7 +473,7 @@ func TestIncrementalCaptureOnTheCorpus(t *testing.T) {
 			if _, err := tab.CaptureWith(o); err != nil {
 				t.Fatal(err)
 			}
-			if comparable(captureWhole(t, tab, o)) != comparable(captureWhole(t, tab, o)) {
+			if comparable(captureWhole(t, seams, o)) != comparable(captureWhole(t, seams, o)) {
 				moving++
 				t.Logf("changes on its own")
 				return
@@ -478,12 +494,12 @@ func TestIncrementalCaptureOnTheCorpus(t *testing.T) {
 				}
 				// Whole captures on either side: a page that changed around
 				// the incremental one is not compared.
-				before := comparable(captureWhole(t, tab, o))
+				before := comparable(captureWhole(t, seams, o))
 				c, err := tab.CaptureWith(o)
 				if err != nil {
 					t.Fatalf("%s: %v", st.name, err)
 				}
-				after := captureWhole(t, tab, o)
+				after := captureWhole(t, seams, o)
 				if comparable(after) != before {
 					t.Logf("%s: the page changed on its own meanwhile", st.name)
 					continue
@@ -523,6 +539,7 @@ func TestChangeBetweenQuietCheckAndPass(t *testing.T) {
 	requireBrowser(t)
 	base := servePages(t)
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	seams := seamed(tab)
 	if err := tab.Navigate(base+"/incremental/table.html", 0); err != nil {
 		t.Fatal(err)
 	}
@@ -556,14 +573,14 @@ func TestChangeBetweenQuietCheckAndPass(t *testing.T) {
 	} {
 		change(cell + `.textContent = ` + cell + `.textContent === 'paid' ? 'refunded' : 'paid'`)
 		ran := false
-		tab.eng.SetPassHooks(func() {
+		seams.BeforePass = func() {
 			ran = true
 			if tc.between != "" {
 				change(tc.between)
 			}
-		}, nil)
+		}
 		c, err := tab.CaptureWith(o)
-		tab.eng.SetPassHooks(nil, nil)
+		seams.BeforePass, seams.AfterPass = nil, nil
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -574,7 +591,7 @@ func TestChangeBetweenQuietCheckAndPass(t *testing.T) {
 		if after := !strings.HasPrefix(step, "AX of kept nodes (0 queries"); after != tc.askedAfter {
 			t.Errorf("%s: AX nodes asked after the pass %v, want %v (%s)", tc.name, after, tc.askedAfter, step)
 		}
-		sameCapture(t, tc.name, c, captureWhole(t, tab, o))
+		sameCapture(t, tc.name, c, captureWhole(t, seams, o))
 	}
 }
 
@@ -588,6 +605,7 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 	requireBrowser(t)
 	base := servePages(t)
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	seams := seamed(tab)
 	o := browser.CaptureOptions{Mode: domsnap.CaptureViewport}
 	for _, next := range []string{"/incremental/controls.html", "/generated/plain.html"} {
 		if err := tab.Navigate(base+"/incremental/table.html", 0); err != nil {
@@ -601,7 +619,7 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 			t.Fatal(err)
 		}
 		fired := false
-		tab.eng.SetPassHooks(nil, func() {
+		seams.AfterPass = func() {
 			if fired {
 				return
 			}
@@ -617,9 +635,9 @@ func TestNavigationAfterAnIncrementalPass(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			t.Errorf("the page never reached %s", next)
-		})
+		}
 		c, err := tab.CaptureWith(o)
-		tab.eng.SetPassHooks(nil, nil)
+		seams.BeforePass, seams.AfterPass = nil, nil
 		if !fired {
 			t.Fatalf("%s: the pass never ran", next)
 		}
@@ -650,6 +668,7 @@ func TestOwnListenersAreNotThePages(t *testing.T) {
 	requireBrowser(t)
 	base := servePages(t)
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 2*time.Minute)
+	seams := seamed(tab)
 	if err := tab.Navigate(base+"/incremental/controls.html", 0); err != nil {
 		t.Fatal(err)
 	}
@@ -663,7 +682,7 @@ func TestOwnListenersAreNotThePages(t *testing.T) {
 				}
 				return c
 			},
-			"a whole capture": func() *domsnap.Capture { return captureWhole(t, tab, o) },
+			"a whole capture": func() *domsnap.Capture { return captureWhole(t, seams, o) },
 		}
 		for _, step := range []string{"a capture", "a capture", "a whole capture", "a capture", "a whole capture"} {
 			noListeners(t, string(mode)+": "+step, captures[step]())

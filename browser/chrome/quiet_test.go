@@ -66,6 +66,7 @@ func TestCaptureReuseOnlyWhenNothingChanged(t *testing.T) {
 // whole capture.
 func reuseSteps(t *testing.T, url string, o browser.CaptureOptions, steps []incStep) {
 	tab := testTab(t, Options{CallTimeout: 20 * time.Second}, 3*time.Minute)
+	seams := seamed(tab)
 	if err := tab.Navigate(url, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func reuseSteps(t *testing.T, url string, o browser.CaptureOptions, steps []incS
 			t.Errorf("%s: reused %v, want %v (%s)", st.name, got, st.want == reuse, c.Timings[0].Step)
 		}
 		if !strings.Contains(st.name, "starts a transition") { // a box moving: no two captures agree
-			sameCapture(t, st.name, c, captureWhole(t, tab, o))
+			sameCapture(t, st.name, c, captureWhole(t, seams, o))
 		}
 	}
 }

@@ -59,8 +59,13 @@ func newTab(ctx context.Context, cancel context.CancelFunc, b *Browser) *Tab {
 	t := &Tab{ctx: ctx, cancel: cancel, browser: b}
 	t.gone, t.setGone = context.WithCancelCause(context.Background())
 	t.frames.t = t
-	t.eng = capture.New(enginePage{t}, capture.Options{FrameDepth: b.frameDepth(), CallTimeout: b.opts.callTimeout(), Scale: b.emulatedScale()})
+	t.eng = capture.New(enginePage{t}, b.engineOptions())
 	return t
+}
+
+// engineOptions are the settings a tab's capture engine follows.
+func (b *Browser) engineOptions() capture.Options {
+	return capture.Options{FrameDepth: b.frameDepth(), CallTimeout: b.opts.callTimeout(), Scale: b.emulatedScale()}
 }
 
 // NewTab opens a fresh tab (a launched browser's first tab is reused).

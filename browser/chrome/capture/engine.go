@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
+	"github.com/axfuse/axfuse/browser/chrome/internal/testseam"
 	"github.com/chromedp/cdproto/runtime"
 )
 
@@ -81,6 +82,8 @@ type Options struct {
 	// Scale is the device scale the viewport is emulated at (1 for an
 	// attached tab).
 	Scale float64
+	// Seams are the driver's tests' (seams.go), nil in shipping code.
+	Seams *testseam.Seams
 }
 
 // Engine captures one tab. Its caches make the next capture of the same
@@ -106,17 +109,15 @@ type Engine struct {
 	worldMu     sync.Mutex
 	world       runtime.ExecutionContextID
 	worldLoader string
-	// afterPass, set by tests only, runs between a viewport pass and the
-	// calls that follow it (a navigation there must not mix documents).
-	afterPass func()
-	// beforePass, set by tests only, runs once the AX nodes the quiet
-	// check named were answered, before the pass.
-	beforePass func()
 }
 
 // New is the engine of the tab page is.
 func New(page Page, opts Options) *Engine {
-	return &Engine{page: page, opts: opts}
+	e := &Engine{page: page, opts: opts}
+	if opts.Seams != nil {
+		e.fillSeams(opts.Seams)
+	}
+	return e
 }
 
 // call runs f on the tab's own session (Page.CallIn).

@@ -19,9 +19,6 @@ import (
 // batch with the unsure texts, which settles it from the browser's own
 // paint.
 
-//go:embed images.js
-var imagesJS string
-
 // askImages reads the images (indexes into images) of document d, one
 // verdict each: PixelHidden, PixelShown, or PixelUnsure for the
 // screenshot to settle. A broken image draws its alt text in its own

@@ -7,7 +7,7 @@
 // image from another origin, one not loaded or broken, one of a single
 // colour, which may be the colour behind it): the screenshot says. Runs
 // in axfuse's isolated world: it reads, it never changes the page.
-function (...imgs) {
+function imagesShown(...imgs) {
   const N = 32; // samples a side: a hairline still leaves some alpha
   let pen = null;
   const linear = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/axfuse/axfuse/browser"
 	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
 
 	"github.com/axfuse/axfuse/domsnap"
@@ -28,9 +28,6 @@ import (
 // once visited, with their colours (Document.VisitedLinks); their texts
 // are unsure where those colours would change the verdict, settled by
 // the pixels. A page without such rules pays one call per document.
-
-//go:embed paintrules.js
-var paintRulesJS string
 
 const (
 	// maxFirstLines bounds the elements taken from one document.
@@ -133,9 +130,16 @@ type paintRules struct {
 func (e *Engine) askPaintRules(ctx context.Context, doc *domsnap.Document) (*paintRules, error) {
 	session := e.page.SessionFor(doc.FrameID)
 	var raw []byte
-	err := e.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
+	expr, err := pageCall("paintRules", struct {
+		MaxFirst int `json:"maxFirst"`
+		MaxLinks int `json:"maxLinks"`
+	}{maxFirstLines, maxVisitedLinks}, paintRulesJS)
+	if err != nil {
+		return nil, err
+	}
+	err = e.pixelStep(ctx, session, "read ::first-line and :visited rules", pixelStyleTimeout, func(ctx context.Context) error {
 		res, err := e.evaluateInFrameWorld(ctx, session, doc.FrameID, runtime.EvaluateParams{
-			Expression:           fmt.Sprintf("(%s).call(document, %d, %d)", paintRulesJS, maxFirstLines, maxVisitedLinks),
+			Expression:           expr,
 			SerializationOptions: cdpcall.NodeSerialization(2),
 		})
 		if err != nil {
@@ -200,7 +204,7 @@ func (e *Engine) evaluateInFrameWorld(ctx, session context.Context, frame string
 		}
 		params.ContextID = world
 		res, err := cdpcall.Do(ctx, runtime.Evaluate, params)
-		if err != nil && !fresh && !made && strings.Contains(err.Error(), "context") {
+		if !fresh && !made && errors.Is(err, browser.ErrContextGone) {
 			continue // the world went with its document
 		}
 		if err != nil {

@@ -4,8 +4,8 @@
 // (another colour, transparent, a shadow), and a visited link by the
 // rules that match it once visited (the browser never tells a page, nor
 // the snapshot, which links are visited: computed styles are the
-// unvisited ones). Called in the isolated world with the document as
-// this, it returns [text, elements]: elements are up to maxFirst elements
+// unvisited ones). Called in the isolated world (paintRules), it
+// returns [text, elements]: elements are up to maxFirst elements
 // a first-line rule styles, then up to maxLinks links whose colours
 // change once visited; text is the JSON of {first, visited, links,
 // visitedUnknown}: how many elements are first-line ones, the colours
@@ -15,8 +15,8 @@
 // and whether every link must be taken as unknown (a rule too tangled to
 // match, or too many links). A style sheet it cannot read (another
 // origin's) is skipped: its rules go unseen.
-function (maxFirst, maxLinks) {
-  const doc = this.nodeType === 9 ? this : this.ownerDocument;
+function paintRules({ maxFirst, maxLinks }) {
+  const doc = document;
   const first = new Set(), colours = [], styled = new Map();
   let unknown = false;
   // A rule's selector is read before its style: most rules are neither
@@ -145,7 +145,7 @@ function (maxFirst, maxLinks) {
         k = end;
         const arg = sel[k] === '(' ? sel.slice(k + 1, (k = group(k)) - 1) : null;
         if (/^(before|after|first-line|first-letter)$/.test(name)) n[2]++;
-        else if (name === 'where') {}
+        else if (name === 'where') { /* counts nothing */ }
         else if (arg !== null && /^(is|not|has|matches|-webkit-any)$/.test(name)) add(most(arg));
         else if (arg !== null && /^nth-(last-)?child$/.test(name) && /\sof\s/i.test(arg)) { n[1]++; add(most(arg.slice(arg.search(/\sof\s/i) + 4))); }
         else n[1]++;
@@ -225,7 +225,7 @@ function (maxFirst, maxLinks) {
       if (own === undefined) { // not a style rule: a group, an import, a layer…
         if (r.styleSheet) { // @import: its sheet's rules come first
           if (r.layerName != null) layered = true;
-          try { visit(r.styleSheet.cssRules, depth + 1, ''); } catch (e) {}
+          try { visit(r.styleSheet.cssRules, depth + 1, ''); } catch (e) { /* another origin's: unseen */ }
           continue;
         }
         // Layers and scopes rank rules otherwise than their order says.

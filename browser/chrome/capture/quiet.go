@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -40,9 +39,6 @@ import (
 // ElementInternals change its AX node unseen) or an animation running is
 // captured each time. The watch is armed before each capture reads the
 // page, so a change during a capture refuses the next reuse.
-
-//go:embed quiet.js
-var quietJS string
 
 // quietMemo is the tab's last capture and what the page looked like when
 // it began.
@@ -92,9 +88,23 @@ type neverQuiet struct{ loader, why string }
 
 const closedShadow = "the page has a closed shadow root"
 
-// customDefined begins quiet.js's answer for a page with a defined custom
-// element.
+// customDefined is why no capture of a page with a defined custom
+// element is kept.
 const customDefined = "a custom element is defined"
+
+// watchVerdict is what quiet.js answered: quiet (nothing changed since
+// the watch the last capture armed), else why not, and cause, the kind of
+// change that keeps every later capture from being reused (causeCustom,
+// "" for none); gen numbers the watch armed anew.
+type watchVerdict struct {
+	quiet      bool
+	why, cause string
+	gen        int
+}
+
+// causeCustom is quiet.js's cause for a page with a defined custom
+// element.
+const causeCustom = "custom"
 
 // neverQuiet says why no capture of the page in frames is kept, "" when
 // one may be.
@@ -114,8 +124,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 	start := time.Now()
 	q := e.quiet.Load()
 	var chk quietCheck
-	var quiet bool
-	var why string
+	var verdict watchVerdict
 	var wg sync.WaitGroup
 	watch := func(top frameInfo) {
 		gen, specGen := 0, 0
@@ -125,7 +134,8 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 		if m := e.memo.Load(); m != nil && m.loader == top.loader && !o.Fresh {
 			specGen = m.gen // the viewport memo's pass names what changed since
 		}
-		quiet, why, chk.gen, chk.spec = e.quietWatch(top, gen, q != nil && q.shadows, specGen)
+		verdict, chk.spec = e.quietWatch(top, gen, q != nil && q.shadows, specGen)
+		chk.gen = verdict.gen
 	}
 	perf := func() { chk.counts, chk.ok = e.perfCounts() }
 	// With a capture kept, the page is most likely the one it was: the
@@ -162,7 +172,7 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 	}
 	wg.Go(counts.wait)
 	wg.Wait()
-	chk.why = e.notQuiet(q, o, frames, quiet, why, &chk, counts)
+	chk.why = e.notQuiet(q, o, frames, verdict, &chk, counts)
 	step := "quiet check"
 	if chk.why != "" {
 		step += ": " + chk.why
@@ -172,9 +182,9 @@ func (e *Engine) checkQuiet(o browser.CaptureOptions, counts *pageCounts) quietC
 }
 
 // notQuiet says why the kept capture q cannot serve the capture about to
-// begin ("" when it can), given what the watch said (quiet, why) and the
-// counters read.
-func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, quiet bool, why string, chk *quietCheck, counts *pageCounts) string {
+// begin ("" when it can), given what the watch said and the counters
+// read.
+func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frameInfo, verdict watchVerdict, chk *quietCheck, counts *pageCounts) string {
 	switch {
 	case q == nil:
 		chk.reuse = domsnap.ReuseNoneKept
@@ -188,11 +198,11 @@ func (e *Engine) notQuiet(q *quietMemo, o browser.CaptureOptions, frames []frame
 		return "other capture options"
 	case len(frames) != 1 || !slices.Equal(frames, q.frames):
 		return "the frames changed"
-	case !quiet:
-		if strings.HasPrefix(why, customDefined) {
+	case !verdict.quiet:
+		if verdict.cause == causeCustom {
 			e.quietNever.Store(&neverQuiet{frames[0].loader, customDefined})
 		}
-		return why
+		return verdict.why
 	case !chk.ok || chk.counts != q.counts:
 		return "the page was restyled or laid out, or its listeners changed"
 	case counts.wide < 0 || counts.wide != q.wide || counts.listenSeq != q.listen:
@@ -226,10 +236,10 @@ func (e *Engine) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o 
 	if refuse == "" {
 		refuse = chk.never
 	}
-	m, why := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
+	m, why, never := quietMemoOf(c, refuse, chk, counts, prev != nil && prev.shadows)
 	if m == nil {
 		e.quietLost.Store(&why)
-		if why == closedShadow && len(chk.frames) > 0 {
+		if never && len(chk.frames) > 0 {
 			e.quietNever.Store(&neverQuiet{chk.frames[0].loader, why})
 		}
 		return
@@ -239,42 +249,43 @@ func (e *Engine) keepQuiet(c *domsnap.Capture, refuse string, chk quietCheck, o 
 }
 
 // quietMemoOf is what a capture leaves for reuse, or why it leaves none
-// (refuse, when the caller knows already). walked says the check's watch
-// walked the shadow roots.
-func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *pageCounts, walked bool) (*quietMemo, string) {
+// (refuse, when the caller knows already); never says no capture of the
+// document will be left (a closed shadow root). walked says the check's
+// watch walked the shadow roots.
+func quietMemoOf(c *domsnap.Capture, refuse string, chk quietCheck, counts *pageCounts, walked bool) (m *quietMemo, why string, never bool) {
 	switch {
 	case refuse != "":
-		return nil, refuse
+		return nil, refuse, false
 	case c == nil:
-		return nil, "the capture failed"
+		return nil, "the capture failed", false
 	case len(chk.frames) != 1 || len(c.Documents) != 1 || len(c.Frames) != 1:
-		return nil, "the page has frames"
+		return nil, "the page has frames", false
 	case chk.gen <= 0 || !chk.ok || counts.wide < 0 || counts.listenSeq < 0:
-		return nil, "the page's watch or counters could not be read"
+		return nil, "the page's watch or counters could not be read", false
 	case c.Frames[0].Error != "" || c.Frames[0].LoaderID != chk.frames[0].loader:
-		return nil, "the document changed during the capture"
+		return nil, "the document changed during the capture", false
 	case len(c.Hits) > 0:
-		return nil, "the capture holds hit tests"
+		return nil, "the capture holds hit tests", false
 	}
 	open := false
 	for _, n := range c.Documents[0].Nodes {
 		switch {
 		case n.ShadowRootType == "closed":
-			return nil, closedShadow
+			return nil, closedShadow, true
 		case n.ShadowRootType == "open", n.Type == 1 && strings.Contains(n.Name, "-"):
 			open = true // walked by the watch: shadow roots, custom elements
 		}
 	}
 	kept := *c // the caller's copy may gain timings and hit tests
 	kept.Timings, kept.Hits = nil, nil
-	m := &quietMemo{capture: &kept, frames: chk.frames, gen: chk.gen, counts: chk.counts,
+	m = &quietMemo{capture: &kept, frames: chk.frames, gen: chk.gen, counts: chk.counts,
 		wide: counts.wide, listen: counts.listenSeq, shadows: open}
 	if open && !walked {
 		// The watch did not observe the shadow roots during this capture:
 		// the next one walks them and may be kept.
 		m.gen = 0
 	}
-	return m, ""
+	return m, "", false
 }
 
 // quietKey names the installed watch in the isolated world.
@@ -288,24 +299,39 @@ var quietKey = func() string {
 // the viewport memo's pass, the same call asks that memo which kept nodes
 // changed since (specOf in viewport.js): those whose AX nodes the next
 // pass will likely want (spec, nil for none).
-func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (quiet bool, why string, next int, spec *axSpec) {
-	short, install := cdpcall.InstalledCall(quietKey, quietJS, fmt.Sprintf(`const q = f(%[1]q, %[2]d, %[3]t);
-		const vs = %[4]d > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
-		const v = vs && vs.doc === document ? vs.get(%[1]q) : null;
-		const s = v && typeof v.specOf === 'function' ? v.specOf(%[4]d, %[5]d) : null;
-		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`, e.memoToken(), gen, walk, specGen, maxSpec))
+func (e *Engine) quietWatch(top frameInfo, gen int, walk bool, specGen int) (watchVerdict, *axSpec) {
+	args, err := json.Marshal(struct {
+		Token   string `json:"token"`
+		Gen     int    `json:"gen"`
+		Walk    bool   `json:"walk"`
+		SpecGen int    `json:"specGen"`
+		MaxSpec int    `json:"maxSpec"`
+	}{e.memoToken(), gen, walk, specGen, maxSpec})
+	if err != nil {
+		return watchVerdict{why: "the watch: " + err.Error()}, nil
+	}
+	short, install := cdpcall.InstalledCall(quietKey, quietJS, `const a = `+string(args)+`; const q = f(a);
+		const vs = a.specGen > 0 && Object.prototype.hasOwnProperty.call(globalThis, '__axfuseViews') ? globalThis.__axfuseViews : null;
+		const v = vs && vs.doc === document ? vs.get(a.token) : null;
+		const s = v && typeof v.specOf === 'function' ? v.specOf(a.specGen, a.maxSpec) : null;
+		return [JSON.stringify([q, s ? [s[0], s[1]] : null]), s ? s[2] : []];`)
 	raw, err := e.installedInWorld("quiet watch", top, short, install)
 	if err != nil {
-		return false, "the watch: " + err.Error(), 0, nil
+		return watchVerdict{why: "the watch: " + err.Error()}, nil
 	}
 	text, nodes, _, err := decodeTextAndNodes(raw, 2)
-	var got, verdict []json.RawMessage
-	if err != nil || json.Unmarshal([]byte(text), &got) != nil || len(got) != 2 ||
-		json.Unmarshal(got[0], &verdict) != nil || len(verdict) != 3 || json.Unmarshal(verdict[0], &quiet) != nil ||
-		json.Unmarshal(verdict[1], &why) != nil || json.Unmarshal(verdict[2], &next) != nil {
-		return false, "the watch: unexpected result shape", 0, nil
+	var got []json.RawMessage
+	var v struct {
+		Quiet *bool   `json:"quiet"`
+		Why   *string `json:"why"`
+		Cause string  `json:"cause"`
+		Gen   *int    `json:"gen"`
 	}
-	return quiet, why, next, axSpecOf(got[1], nodes, specGen)
+	if err != nil || json.Unmarshal([]byte(text), &got) != nil || len(got) != 2 ||
+		json.Unmarshal(got[0], &v) != nil || v.Quiet == nil || v.Why == nil || v.Gen == nil {
+		return watchVerdict{why: "the watch: unexpected result shape"}, nil
+	}
+	return watchVerdict{quiet: *v.Quiet, why: *v.Why, cause: v.Cause, gen: *v.Gen}, axSpecOf(got[1], nodes, specGen)
 }
 
 // perfCounts reads the renderer's counters (the domain is enabled once).

@@ -9,14 +9,16 @@
 // and the viewport, the focused element, the URL, every form control's
 // value and state, and the style sheets' rule counts.
 //
-// (token, gen, walk) => [quiet, why, nextGen]: quiet says nothing changed
-// since the watch numbered gen was armed; in any case the watch is armed
-// anew, numbered nextGen. walk (the last capture held shadow roots or
-// custom elements) makes the watch observe every open shadow root, and
-// refuse while a custom element is defined: its ElementInternals can
-// change its role, name and states with no trace anywhere. Style edits, layouts and listeners that leave no
-// trace here are Go's to check (Performance.getMetrics).
-(token, gen, walk) => {
+// quietWatch({token, gen, walk}) is {quiet, why, cause, gen}: quiet says
+// nothing changed since the watch numbered gen was armed (why says what
+// did, and cause is 'custom' when that is a defined custom element); in
+// any case the watch is armed anew, numbered gen. walk (the last capture
+// held shadow roots or custom elements) makes the watch observe every
+// open shadow root, and refuse while a custom element is defined: its
+// ElementInternals can change its role, name and states with no trace
+// anywhere. Style edits, layouts and listeners that leave no trace here
+// are Go's to check (Performance.getMetrics).
+function quietWatch({ token, gen, walk }) {
   const key = '__axfuseQuiet';
   const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   // The DOM's own accessors: a page's named elements shadow document's
@@ -128,7 +130,8 @@
   if (!why && records.length) why = 'the DOM changed';
   if (!why && w.why) why = w.why;
   if (!why && walk && !w.walked) why = 'the watch did not walk the shadow roots';
-  if (!why && custom) why = 'a custom element is defined (its internals change unseen)';
+  let cause = '';
+  if (!why && custom) { why = 'a custom element is defined (its internals change unseen)'; cause = 'custom'; }
   for (const sr of roots) {
     if (sr === document || w.rootsSeen.has(sr)) continue;
     w.rootsSeen.add(sr);
@@ -150,5 +153,5 @@
   w.active = activeGet.call(document);
   w.sig = sig;
   w.gen = ++w.seq;
-  return [why === '', why, w.gen];
+  return { quiet: why === '', why, cause, gen: w.gen };
 }

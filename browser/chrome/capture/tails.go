@@ -20,9 +20,6 @@ import (
 // characters lie inside the clip; the shown prefix travels in the capture
 // (Capture.TextCuts), and fuse prints it ending in "…".
 
-//go:embed tails.js
-var tailsJS string
-
 const (
 	// maxCutTexts bounds one capture's texts asked; past it, texts print
 	// as laid out.

@@ -5,7 +5,7 @@
 // text, null when nothing of it is cut, else the shown prefix of its data
 // ("" when nothing shows). Runs in axfuse's isolated world: it reads, it
 // never changes the page.
-function (clips, ...texts) {
+function textTails(clips, ...texts) {
   let budget = 200000;
   let pen = null;
   const ellipsisWidth = (el) => {
