@@ -15,8 +15,5 @@
 //     (a capture step's name, a frame's error): stages talk in types;
 //   - make test no longer runs the JavaScript's lint and unit tests
 //     (make js).
-//
-// What the tests find that other work on the issue is still fixing is
-// listed, by file and finding, in pending_test.go; an entry that no longer
-// matches anything fails the test, so that list only shrinks.
+
 package codecheck

@@ -72,25 +72,11 @@ func read(t *testing.T, file string) []byte {
 	return b
 }
 
-// judge fails the test on each finding ("file: what") that its pending
-// list does not hold, logs the ones it does, and fails on a pending entry
-// that matches no finding: the fix landed, and the entry must go.
-func judge(t *testing.T, findings, pending []string) {
+// judge fails the test on each finding ("file: what").
+func judge(t *testing.T, findings []string) {
 	t.Helper()
 	slices.Sort(findings)
-	findings = slices.Compact(findings)
-	matched := map[string]bool{}
-	for _, f := range findings {
-		if slices.Contains(pending, f) {
-			matched[f] = true
-			t.Logf("pending: %s", f)
-			continue
-		}
+	for _, f := range slices.Compact(findings) {
 		t.Error(f)
-	}
-	for _, p := range pending {
-		if !matched[p] {
-			t.Errorf("pending entry matches nothing now (take it off pending_test.go): %s", p)
-		}
 	}
 }
