@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/axfuse/axfuse/browser/chrome/capture"
 	"github.com/axfuse/axfuse/browser/chrome/internal/cdpcall"
@@ -22,13 +21,12 @@ func (p enginePage) TargetID() string     { return p.t.TargetID() }
 func (p enginePage) Top() context.Context { return p.t.ctx }
 
 func (p enginePage) CallIn(session context.Context, step string, f func(ctx context.Context) error) error {
-	// The engine names its calls by text only (capture.Page.CallIn); its
-	// one call of the browser's target list goes through a dialog, as the
-	// driver's own do.
-	if strings.HasPrefix(step, "Target.") {
-		return p.t.callWith(session, step, throughDialog, f)
-	}
 	return p.t.callIn(session, step, f)
+}
+
+// CallTargets goes through a dialog, as the driver's own Target.* calls do.
+func (p enginePage) CallTargets(step string, f func(ctx context.Context) error) error {
+	return p.t.callThroughDialog(step, f)
 }
 
 func (p enginePage) Session(target string) context.Context {

@@ -32,6 +32,10 @@ type Page interface {
 	// CallIn runs f on a session's context with the driver's per-call
 	// deadline (ended early by a crash or a dialog), naming step in errors.
 	CallIn(session context.Context, step string, f func(ctx context.Context) error) error
+	// CallTargets is CallIn on the tab's own session for a call on the
+	// browser's targets (Target.*), which a page's open dialog does not
+	// hold up: it is not cut when one opens.
+	CallTargets(step string, f func(ctx context.Context) error) error
 
 	// Session is the session of a target the tab holds (its own, or an
 	// out-of-process frame's it attached to), nil for none; Attach

@@ -23,7 +23,7 @@ func (e *Engine) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 	var infos []*target.Info
 	// Asked on the tab's own session: a lean tab never needs the browser's
 	// websocket for its frames.
-	err := e.call("Target.getTargets", func(ctx context.Context) error {
+	err := e.page.CallTargets("Target.getTargets", func(ctx context.Context) error {
 		res, err := cdpcall.Do(ctx, target.GetTargets, target.GetTargetsParams{})
 		infos = res.TargetInfos
 		return err
