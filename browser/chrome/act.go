@@ -60,7 +60,7 @@ func (t *Tab) ScrollIntoView(n domsnap.Key) error {
 // dialog ends the wait (the action happened; the dialog is the new state).
 func (t *Tab) input(step string, f func(ctx context.Context) error) error {
 	t.armSettle()
-	err, _ := t.unlessDialog(func() error { return t.callThroughDialog(step, f) })
+	err, _ := t.unlessDialog(func() error { return t.callWith(t.ctx, step, throughDialog, f) })
 	return err
 }
 

@@ -91,7 +91,7 @@ func (a *activity) watch(ctx context.Context, tab string) {
 // are left out).
 func (t *Tab) Describe(ids []string) ([]browser.TabInfo, error) {
 	var out []browser.TabInfo
-	err := t.callThroughDialog("Target.getTargets", func(ctx context.Context) error {
+	err := t.callWith(t.ctx, "Target.getTargets", throughDialog, func(ctx context.Context) error {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			return err

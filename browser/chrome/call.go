@@ -26,12 +26,6 @@ func (t *Tab) callIn(session context.Context, step string, f func(ctx context.Co
 	return t.callWith(session, step, cutByDialog, f)
 }
 
-// callThroughDialog is call for a call that works, or must be made,
-// while a JavaScript dialog is open.
-func (t *Tab) callThroughDialog(step string, f func(ctx context.Context) error) error {
-	return t.callWith(t.ctx, step, throughDialog, f)
-}
-
 // dialogs says what a JavaScript dialog that is open, or opens, does to
 // a call.
 type dialogs int

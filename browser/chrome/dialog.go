@@ -19,7 +19,7 @@ func (t *Tab) OpenDialog() *browser.Dialog { return t.dialog.Load() }
 // AnswerDialog accepts or dismisses the open dialog (text for a prompt).
 func (t *Tab) AnswerDialog(accept bool, text string) error {
 	answered := t.dialog.Load()
-	err := t.callThroughDialog("Page.handleJavaScriptDialog", func(ctx context.Context) error {
+	err := t.callWith(t.ctx, "Page.handleJavaScriptDialog", throughDialog, func(ctx context.Context) error {
 		_, err := cdpcall.Do(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: accept, PromptText: text})
 		return err
 	})

@@ -26,7 +26,7 @@ func (p enginePage) CallIn(session context.Context, step string, f func(ctx cont
 
 // CallTargets goes through a dialog, as the driver's own Target.* calls do.
 func (p enginePage) CallTargets(step string, f func(ctx context.Context) error) error {
-	return p.t.callThroughDialog(step, f)
+	return p.t.callWith(p.t.ctx, step, throughDialog, f)
 }
 
 func (p enginePage) Session(target string) context.Context {

@@ -157,7 +157,7 @@ func (f *frameRouter) attachChromedp(id string) (*session, error) {
 // with it.
 func (f *frameRouter) attachLean(tab *leanSession, id string) (*session, error) {
 	var sid target.SessionID
-	err := f.t.callThroughDialog("Target.attachToTarget", func(ctx context.Context) error {
+	err := f.t.callWith(f.t.ctx, "Target.attachToTarget", throughDialog, func(ctx context.Context) error {
 		r, err := cdpcall.Do(ctx, target.AttachToTarget, target.AttachToTargetParams{TargetID: target.ID(id), Flatten: new(true)})
 		sid = r.SessionID
 		return err

@@ -116,7 +116,7 @@ func (t *Tab) Reload(wait time.Duration) error {
 
 // Location is the tab's current URL and title.
 func (t *Tab) Location() (url, title string, err error) {
-	err = t.callThroughDialog("Target.getTargetInfo", func(ctx context.Context) error {
+	err = t.callWith(t.ctx, "Target.getTargetInfo", throughDialog, func(ctx context.Context) error {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			return err
