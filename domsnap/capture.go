@@ -123,15 +123,27 @@ const (
 	ReuseNeverKept Reuse = "neverKept"
 )
 
-// Timing is the duration of one capture step.
+// Timing is the duration of one capture step. Error says why a step
+// failed ("" when it did not); the step's name stays the same either way,
+// so runs of a step group by Step.
 type Timing struct {
-	Step string  `json:"step"`
-	MS   float64 `json:"ms"`
+	Step  string  `json:"step"`
+	MS    float64 `json:"ms"`
+	Error string  `json:"error,omitempty"`
 }
 
 // TimingSince is the timing of a step that began at start and ends now.
 func TimingSince(step string, start time.Time) Timing {
 	return Timing{Step: step, MS: float64(time.Since(start).Microseconds()) / 1000}
+}
+
+// FailedSince is TimingSince of a step that ended with err (nil: none).
+func FailedSince(step string, err error, start time.Time) Timing {
+	t := TimingSince(step, start)
+	if err != nil {
+		t.Error = err.Error()
+	}
+	return t
 }
 
 // Document is one document's DOM snapshot, flattened in tree order (shadow

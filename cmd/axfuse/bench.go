@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/axfuse/axfuse/domsnap"
 	"github.com/axfuse/axfuse/fuse"
 )
 
@@ -112,7 +112,7 @@ func benchPage(b cliBrowser, cfg *config, page string) benchResult {
 		}
 		obs := fuse.Snapshot(c, opts)
 		for _, t := range obs.Stats.Timings {
-			add(stepName(t.Step), t.MS)
+			add(stepName(t), t.MS)
 		}
 		add("observation (capture + pure stages)", float64(time.Since(start).Microseconds())/1000)
 		r.Nodes, r.Tokens = obs.Stats.DOMNodes, obs.Stats.Tokens
@@ -125,13 +125,12 @@ func benchPage(b cliBrowser, cfg *config, page string) benchResult {
 	return r
 }
 
-// stepName folds the failure detail out of a step's name, so that runs
-// group.
-func stepName(s string) string {
-	if i := strings.Index(s, " (failed"); i >= 0 {
-		return s[:i] + " (failed)"
+// stepName is a step's name, marked when it failed: runs group by it.
+func stepName(t domsnap.Timing) string {
+	if t.Error != "" {
+		return t.Step + " (failed)"
 	}
-	return s
+	return t.Step
 }
 
 func median(sorted []float64) float64 {

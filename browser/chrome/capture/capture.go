@@ -167,9 +167,13 @@ func newParts(target string, frames []frameInfo) *parts {
 		axTrees: make([]*accessibility.GetFullAXTreeResult, len(frames)), axErrs: make([]error, len(frames))}
 }
 
-func (p *parts) time(step string, start time.Time) {
+// time records how long a step that began at start took.
+func (p *parts) time(step string, start time.Time) { p.timeFailed(step, nil, start) }
+
+// timeFailed is time for a step that may have failed with err.
+func (p *parts) timeFailed(step string, err error, start time.Time) {
 	p.mu.Lock()
-	p.timings = append(p.timings, domsnap.TimingSince(step, start))
+	p.timings = append(p.timings, domsnap.FailedSince(step, err, start))
 	p.mu.Unlock()
 }
 

@@ -29,7 +29,7 @@ func (e *Engine) captureFrameTargets(top *parts, kept map[int64]bool) []*parts {
 		return err
 	})
 	if err != nil {
-		top.time("iframe targets (failed: "+err.Error()+")", start)
+		top.timeFailed("iframe targets", err, start)
 		return nil
 	}
 	children := map[string][]*target.Info{}

@@ -447,15 +447,12 @@ func (e *Engine) listenersAgain(doc *domsnap.Document, memo *viewMemo, lfresh ma
 	found, err := e.askListeners(asks)
 	ok = err == nil
 	step := fmt.Sprintf("listeners of kept nodes (%d queries, %d as at the last capture)", len(asks), len(byBackend)-len(asks))
-	if err != nil {
-		step += " (failed: " + err.Error() + ")"
-	}
 	for id, types := range found {
 		if n := byBackend[id]; n != nil {
 			setListeners(n, types)
 		}
 	}
-	p.time(step, start)
+	p.timeFailed(step, err, start)
 	return seq, wide, ok
 }
 

@@ -32,13 +32,10 @@ func (e *Engine) discoverListeners(ctx context.Context, p *parts) {
 	start := time.Now()
 	found, err := e.documentListeners(ctx)
 	step := "listener discovery"
-	if err != nil {
-		step += " (failed: " + err.Error() + ")"
-	}
 	p.mu.Lock()
 	p.listeners = found
 	p.mu.Unlock()
-	p.time(step, start)
+	p.timeFailed(step, err, start)
 }
 
 // documentListeners scans the document of a session for target listeners
@@ -125,9 +122,6 @@ func (e *Engine) viewListeners(docs []domsnap.Document, plans []axPlan, walked i
 		step = fmt.Sprintf("listeners of kept nodes (%d queries)", len(asks))
 		found, err = e.askListeners(asks)
 	}
-	if err != nil {
-		step += " (failed: " + err.Error() + ")"
-	}
 	for id, types := range found {
 		if n := byBackend[id]; n != nil {
 			n.Listeners = types
@@ -137,7 +131,7 @@ func (e *Engine) viewListeners(docs []domsnap.Document, plans []axPlan, walked i
 			}
 		}
 	}
-	p.time(step, start)
+	p.timeFailed(step, err, start)
 	return err
 }
 

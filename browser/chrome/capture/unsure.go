@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -92,9 +93,9 @@ func (e *Engine) settleUnsure(c *domsnap.Capture, g *layout.Geometry) {
 	}
 	step := fmt.Sprintf("sight: %d unsure texts and %s, %d settled by the screenshot", len(texts)-len(images), imagesStep(len(images)+read, read), settled)
 	if err != nil {
-		step += " (the pixels failed: " + cdpcall.OneLine(err.Error()) + ")"
+		err = errors.New("the pixels: " + cdpcall.OneLine(err.Error()))
 	}
-	c.Timings = append(c.Timings, domsnap.TimingSince(step, start))
+	c.Timings = append(c.Timings, domsnap.FailedSince(step, err, start))
 }
 
 // settleImages reads the named images' own pixels (images.js), records
