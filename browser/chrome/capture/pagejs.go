@@ -56,26 +56,24 @@ var (
 // declares the scripts' functions and calls entry with its own this and
 // arguments.
 func pageFunction(entry string, scripts ...string) string {
-	var b strings.Builder
-	b.WriteString("function (...args) {\n")
-	for _, s := range scripts {
-		b.WriteString(s)
-		b.WriteString("\n")
-	}
-	b.WriteString("return " + entry + ".apply(this, args);\n}")
-	return b.String()
+	return wrapScripts("function (...args) {\n", scripts, "return "+entry+".apply(this, args);\n}")
 }
 
 // pageArrow is an arrow function of one argument that declares the
 // scripts' functions and gives what entry gives for that argument.
 func pageArrow(entry string, scripts ...string) string {
+	return wrapScripts("(args) => {\n", scripts, "return "+entry+"(args);\n}")
+}
+
+// wrapScripts is head, each script on lines of its own, then tail.
+func wrapScripts(head string, scripts []string, tail string) string {
 	var b strings.Builder
-	b.WriteString("(args) => {\n")
+	b.WriteString(head)
 	for _, s := range scripts {
 		b.WriteString(s)
 		b.WriteString("\n")
 	}
-	b.WriteString("return " + entry + "(args);\n}")
+	b.WriteString(tail)
 	return b.String()
 }
 
